@@ -1,0 +1,35 @@
+// cub: cub::DeviceReduce::Sum as a user should call it: temporary storage sized once and
+// allocated outside the timed region, 64-bit num_items (CCCL >= 2.2), the harness's stream.
+// For n <= 4096 CUB runs one single-tile kernel, above that two (a grid over tiles, then one
+// block over the partials): the step between 2^12 and 2^13 in every CUB sweep.
+#include <cub/device/device_reduce.cuh>
+
+#include "bench/backends/gpu_defs.hpp"
+
+namespace rb::bench::gpu {
+namespace {
+
+class CubSum final : public GpuBackend {
+ public:
+  explicit CubSum(const GpuProblem& p) : in_(p.input), n_(p.n), out_(p.out) {
+    RB_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes_, in_, out_.f32(), n_, p.stream));
+    temp_ = p.scratch.get(temp_bytes_);
+  }
+  void enqueue(cudaStream_t s) override {
+    RB_CUDA_CHECK(cub::DeviceReduce::Sum(temp_, temp_bytes_, in_, out_.f32(), n_, s));
+  }
+  double result() override { return out_.read_f32(); }
+
+ private:
+  const float* in_;
+  std::int64_t n_;
+  ResultSlot out_;
+  void* temp_ = nullptr;
+  std::size_t temp_bytes_ = 0;
+};
+
+}  // namespace
+
+GpuBackendDef cub_sum() { return gpu_backend<CubSum>("cub", Accumulation::f32_tree); }
+
+}  // namespace rb::bench::gpu

@@ -1,0 +1,77 @@
+#pragma once
+// The shape of a GPU backend adapter (see bench/backends/cub.cu for the smallest one):
+//   - the constructor gets the problem and allocates what it needs from problem.scratch; it is
+//     not timed, and it may synchronize;
+//   - enqueue(stream) only launches work on `stream`: no synchronization, allocation, copy or
+//     printing (the harness brackets it with events; whatever it does is what gets measured);
+//   - result() returns the sum after the timed loop (problem.out.read_f32/f64 does the copy).
+// A failure throws (RB_CUDA_CHECK); the harness turns it into a skipped benchmark.
+// Register it with one line in bench/backends/gpu_list.cpp.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "bench/gpu/memory.hpp"
+#include "bench/verify.hpp"
+
+namespace rb::bench::gpu {
+
+// 16 bytes of device memory for the result. The harness fills it with NaN before every timed
+// iteration, so a backend that stops writing its result fails verification.
+class ResultSlot {
+ public:
+  ResultSlot(void* ptr, cudaStream_t stream) : ptr_(ptr), stream_(stream) {}
+  float* f32() const noexcept { return static_cast<float*>(ptr_); }
+  double* f64() const noexcept { return static_cast<double*>(ptr_); }
+  void poison() const { RB_CUDA_CHECK(cudaMemsetAsync(ptr_, 0xFF, kBytes, stream_)); }
+  // Copy back on the harness's stream (a non-blocking stream: the legacy default stream would
+  // not wait for it).
+  double read_f32() const { return read<float>(); }
+  double read_f64() const { return read<double>(); }
+  static constexpr std::size_t kBytes = 16;
+
+ private:
+  template <class T>
+  double read() const {
+    T v{};
+    RB_CUDA_CHECK(cudaMemcpyAsync(&v, ptr_, sizeof v, cudaMemcpyDeviceToHost, stream_));
+    RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return static_cast<double>(v);
+  }
+  void* ptr_;
+  cudaStream_t stream_;
+};
+
+struct GpuProblem {
+  const float* input;      // device; 256-byte aligned prefix of the cached input buffer
+  std::int64_t n;
+  cudaStream_t stream;     // the harness's stream, the one the events are recorded on
+  DeviceScratch& scratch;
+  ResultSlot out;
+};
+
+class GpuBackend {
+ public:
+  virtual ~GpuBackend() = default;
+  virtual void enqueue(cudaStream_t stream) = 0;
+  virtual double result() = 0;
+};
+
+struct GpuBackendDef {
+  std::string name;
+  Accumulation accumulation;
+  std::function<std::unique_ptr<GpuBackend>(const GpuProblem&)> make;
+  std::string unavailable;  // empty when it can run
+};
+
+template <class Adapter>
+GpuBackendDef gpu_backend(std::string name, Accumulation acc, std::string unavailable = {}) {
+  return {std::move(name), acc,
+          [](const GpuProblem& p) -> std::unique_ptr<GpuBackend> { return std::make_unique<Adapter>(p); },
+          std::move(unavailable)};
+}
+
+}  // namespace rb::bench::gpu

@@ -1,0 +1,86 @@
+#include "bench/gpu/gpu_session.hpp"
+
+#include <algorithm>
+
+#include "bench/gpu/harness_kernels.cuh"
+
+namespace rb::bench::gpu {
+namespace {
+
+// Left free for the CUDA context, backends' scratch and libraries' own allocations.
+constexpr std::int64_t kDeviceReserve = std::int64_t{1} << 30;
+
+}  // namespace
+
+GpuSession::GpuSession(Session& session, DeviceInfo info) : session_(session), info_(std::move(info)) {
+  RB_CUDA_CHECK(cudaSetDevice(info_.ordinal));
+  RB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  RB_CUDA_CHECK(cudaEventCreate(&start_));
+  RB_CUDA_CHECK(cudaEventCreate(&stop_));
+  // The flush buffer is read, never written: zero it once so every read is of initialised memory.
+  flush_ = DeviceBuffer(static_cast<std::size_t>(2 * std::max<std::int64_t>(info_.l2_bytes, 1 << 20)));
+  RB_CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_.bytes(), stream_));
+  sink_ = DeviceBuffer(sizeof(unsigned));
+  slot_ = DeviceBuffer(ResultSlot::kBytes);
+  RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+GpuSession::~GpuSession() {
+  (void)cudaStreamSynchronize(stream_);
+  (void)cudaEventDestroy(start_);
+  (void)cudaEventDestroy(stop_);
+  (void)cudaStreamDestroy(stream_);
+}
+
+const float* GpuSession::input(std::int64_t n) {
+  session_.require_input(n);
+  if (capacity_ < 0) plan_input();
+  if (n > capacity_) throw Skip("n = " + std::to_string(n) + " " + limit_);
+  return input_.as<const float>();
+}
+
+void GpuSession::plan_input() {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const std::int64_t room = (static_cast<std::int64_t>(free_bytes) - kDeviceReserve) / 4;
+  std::int64_t want = 0;
+  capacity_ = 0;
+  for (const auto s : session_.selected_sizes()) {
+    if (!session_.holds(s)) continue;
+    want = std::max(want, s);
+    if (s <= room) capacity_ = std::max(capacity_, s);
+  }
+  if (capacity_ < want) {
+    limit_ = "needs " + format_bytes(4.0 * static_cast<double>(want)) + " of device memory for the input; " +
+             format_bytes(static_cast<double>(free_bytes)) + " free of " +
+             format_bytes(static_cast<double>(total_bytes));
+  }
+  input_ = DeviceBuffer(static_cast<std::size_t>(capacity_) * sizeof(float));
+  if (session_.synthetic()) {
+    enqueue_generate(stream_, input_.as<float>(), capacity_, session_.options().dist, session_.options().seed);
+  } else if (capacity_ > 0) {
+    RB_CUDA_CHECK(cudaMemcpyAsync(input_.get(), session_.host_data(capacity_),
+                                  static_cast<std::size_t>(capacity_) * sizeof(float),
+                                  cudaMemcpyHostToDevice, stream_));
+  }
+  RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+void GpuSession::enqueue_flush() {
+  enqueue_l2_flush(stream_, flush_.get(), flush_.bytes(), sink_.as<unsigned>(), info_.sm_count);
+}
+
+void GpuSession::enqueue_spin() { gpu::enqueue_spin(stream_, kSpinNs); }
+
+void GpuSession::record_start() { RB_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+
+void GpuSession::record_stop() { RB_CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
+
+double GpuSession::elapsed_seconds() {
+  RB_CUDA_CHECK(cudaEventSynchronize(stop_));
+  float ms = 0;
+  RB_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+  return ms * 1e-3;
+}
+
+}  // namespace rb::bench::gpu

@@ -1,0 +1,57 @@
+#pragma once
+// Everything the GPU measurement loop needs, created once per process on first use and kept
+// across Google Benchmark's runs: the stream, the event pair, the input buffer (sized for the
+// largest selected n, smaller n use its prefix), the L2 flush buffer, scratch, the result slot.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "bench/gpu/backend.hpp"
+#include "bench/gpu/device.hpp"
+#include "bench/gpu/memory.hpp"
+#include "bench/session.hpp"
+
+namespace rb::bench::gpu {
+
+// How long the queued spin kernel runs before each start event: comfortably longer than the host
+// takes to record an event and enqueue a few launches.
+inline constexpr std::uint64_t kSpinNs = 20'000;
+
+class GpuSession {
+ public:
+  GpuSession(Session& session, DeviceInfo info);
+  ~GpuSession();
+  GpuSession(const GpuSession&) = delete;
+  GpuSession& operator=(const GpuSession&) = delete;
+
+  const DeviceInfo& info() const noexcept { return info_; }
+  cudaStream_t stream() const noexcept { return stream_; }
+  DeviceScratch& scratch() noexcept { return scratch_; }
+  ResultSlot slot() const noexcept { return ResultSlot(slot_.get(), stream_); }
+  std::size_t flush_bytes() const noexcept { return flush_.bytes(); }
+
+  // x[0, n) on the device. The first call allocates and fills the buffer for the largest selected
+  // n that fits in free device memory; throws Skip for an n above that, saying how much it needs.
+  const float* input(std::int64_t n);
+
+  void enqueue_flush();
+  void enqueue_spin();
+  void record_start();
+  void record_stop();
+  double elapsed_seconds();  // waits for the stop event
+
+ private:
+  void plan_input();
+
+  Session& session_;
+  DeviceInfo info_;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  DeviceBuffer flush_, sink_, slot_, input_;
+  DeviceScratch scratch_;
+  std::int64_t capacity_ = -1;  // -1: not planned yet
+  std::string limit_;           // why sizes above capacity_ cannot run
+};
+
+}  // namespace rb::bench::gpu

@@ -1,0 +1,124 @@
+// The GPU measurement loop: the only code that knows the order of operations around the timer.
+//
+//   per benchmark run (untimed):  input prefix, backend constructor (scratch), one warm-up launch
+//   per iteration:   [cold: L2 flush read] -> poison result slot -> spin kernel ->
+//                    start event -> backend.enqueue() -> stop event -> wait for stop
+//   after the loop (untimed):     read the result back, verify against the fp64 reference
+//
+// Everything before the start event is queued behind the spin kernel, so the flush and the
+// host's launch latency never reach the events.
+#include <cuda/version>  // CCCL_VERSION, from the toolkit
+
+#include <memory>
+
+#include "bench/gpu/runner.hpp"
+
+#include "bench/gpu/context.hpp"
+#include "bench/gpu/gpu_session.hpp"
+#include "bench/report.hpp"
+
+namespace rb::bench {
+namespace {
+
+using gpu::GpuSession;
+
+// One device and one GpuSession per process, created on the first GPU benchmark.
+struct GpuRuntime {
+  Session* session = nullptr;
+  gpu::DeviceInfo info;
+  std::unique_ptr<GpuSession> gpu;
+
+  GpuSession& get() {
+    if (!gpu) gpu = std::make_unique<GpuSession>(*session, info);
+    return *gpu;
+  }
+};
+
+GpuRuntime& runtime() {
+  static GpuRuntime r;
+  return r;
+}
+
+void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBackendDef& def, const Case& c) {
+  try {
+    const Reference& ref = session.reference(c.n);
+    GpuSession& g = runtime().get();
+    const cudaStream_t stream = g.stream();
+    auto backend = def.make(gpu::GpuProblem{g.input(c.n), c.n, stream, g.scratch(), g.slot()});
+    // Warm-up: the first launch of each kernel loads its module (lazy loading is the default
+    // since CUDA 12) and libraries query the device on their first call.
+    backend->enqueue(stream);
+    RB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    double seconds = 0;
+    for (auto _ : state) {
+      if (c.mode == Mode::cold) g.enqueue_flush();
+      g.slot().poison();
+      g.enqueue_spin();
+      g.record_start();
+      backend->enqueue(stream);
+      g.record_stop();
+      const double dt = g.elapsed_seconds();
+      state.SetIterationTime(dt);
+      seconds += dt;
+    }
+    RB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    RB_CUDA_CHECK(cudaGetLastError());
+    const double result = backend->result();
+    finish_case(state, session, c, ref, def.accumulation, {result, seconds, g.info().peak_bytes_per_s});
+  } catch (const std::exception& e) {
+    fail_case(state, session, c, e);
+  }
+}
+
+}  // namespace
+
+std::vector<BackendEntry> gpu::bind_gpu_backends(Session& session, std::vector<GpuBackendDef> defs,
+                                                 std::string& why_not) {
+  auto& rt = runtime();
+  rt.session = &session;
+  const auto info = gpu::probe_device(why_not);
+  if (info) rt.info = *info;
+  std::vector<BackendEntry> out;
+  for (auto& def : defs) {
+    BackendEntry e;
+    e.name = def.name;
+    e.unavailable = info ? def.unavailable : why_not;
+    e.modes = {Mode::cold, Mode::hot};
+    e.run = [&session, def](benchmark::State& s, const Case& c) { run_gpu_case(s, session, def, c); };
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+void add_gpu_context() {
+  const auto& rt = runtime();
+  const auto& d = rt.info;
+  auto add = [](const char* k, const std::string& v) { benchmark::AddCustomContext(k, v); };
+  auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
+  add("cccl_version", std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
+                          std::to_string(CCCL_PATCH_VERSION));
+  add("cuda_toolkit", version(CUDART_VERSION));
+  if (d.name.empty()) {
+    add("gpu", "none");
+    return;
+  }
+  const auto clocks = gpu::current_clocks(d.pci_bus_id);
+  add("gpu", d.name);
+  add("gpu_compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor));
+  add("gpu_sm_count", std::to_string(d.sm_count));
+  add("gpu_l2_bytes", std::to_string(d.l2_bytes));
+  add("gpu_memory_bytes", std::to_string(d.total_bytes));
+  add("gpu_peak_bandwidth_GBps", std::to_string(d.peak_bytes_per_s / 1e9));
+  add("gpu_sm_clock_mhz_max", std::to_string(d.sm_clock_khz / 1000));
+  add("gpu_mem_clock_mhz_max", std::to_string(d.mem_clock_khz / 1000));
+  add("gpu_sm_clock_mhz_start", std::to_string(clocks.sm_mhz));
+  add("gpu_mem_clock_mhz_start", std::to_string(clocks.mem_mhz));
+  add("cuda_driver", version(d.driver_version));
+  add("cuda_runtime", version(d.runtime_version));
+  add("l2_flush", "cold: read " + std::to_string(2 * d.l2_bytes) + " bytes (2x L2) before each iteration");
+  add("launch_latency_hiding", std::to_string(gpu::kSpinNs / 1000) + " us spin kernel queued before the start event");
+}
+
+void release_gpu() { runtime().gpu.reset(); }
+
+}  // namespace rb::bench

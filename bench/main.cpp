@@ -1,0 +1,127 @@
+// reduce_bench: parse our flags, let Google Benchmark parse its own, register backends x sizes x
+// modes, run, and turn verification failures into the exit status.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/backends/backends.hpp"
+#include "bench/gpu/context.hpp"
+#include "bench/options.hpp"
+#include "bench/registry.hpp"
+#include "bench/session.hpp"
+#include "bench/verify.hpp"
+
+#ifndef RB_BUILD_TYPE
+#define RB_BUILD_TYPE "unknown"
+#endif
+
+namespace rb::bench {
+namespace {
+
+void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
+  for (const auto& e : entries) {
+    std::printf("%-32s %s\n", e.name.c_str(), e.unavailable.empty() ? "available" : ("unavailable: " + e.unavailable).c_str());
+  }
+  if (!gpu_why_not.empty()) std::printf("(GPU) %s\n", gpu_why_not.c_str());
+}
+
+void add_context(const Session& session) {
+  benchmark::AddCustomContext("reduce_bench_version", RB_VERSION);
+  benchmark::AddCustomContext("build_type", RB_BUILD_TYPE);
+  benchmark::AddCustomContext("input", session.input_description());
+  benchmark::AddCustomContext("verification",
+                              "|sum - ref| <= 8 u d(n) sum|x| (+ u32 |ref| for float results); "
+                              "ref = compensated fp64; d = log2 n (tree) or n-1 (sequential, f64)");
+  benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
+  add_gpu_context();
+}
+
+int summarize(const Session& session) {
+  int ok = 0, skipped = 0;
+  for (const auto& o : session.outcomes()) {
+    if (o.kind == Outcome::Kind::ok) ++ok;
+    else if (o.kind == Outcome::Kind::skipped) ++skipped;
+    else std::fprintf(stderr, "reduce_bench: FAILED %s: %s\n", o.name.c_str(), o.message.c_str());
+  }
+  const int failed = session.failures();
+  std::fprintf(stderr, "reduce_bench: %d runs verified, %d skipped, %d failed\n", ok, skipped, failed);
+  return failed > 0 ? kExitFailed : kExitOk;
+}
+
+int run(int argc, char** argv) {
+  Options options;
+  try {
+    options = parse_options(argc, argv);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "reduce_bench: %s (see --help)\n", e.what());
+    return kExitUsage;
+  }
+  if (options.help) {
+    std::cout << usage() << "\nGoogle Benchmark flags:\n";
+    benchmark::PrintDefaultHelp();
+    return kExitOk;
+  }
+  std::vector<char*> args(argv, argv + argc);
+  std::string min_time = kDefaultMinTime;
+  if (!options.user_min_time) args.push_back(min_time.data());
+  args.push_back(nullptr);
+  argc = static_cast<int>(args.size()) - 1;
+  argv = args.data();
+  benchmark::Initialize(&argc, argv);
+  if (argc > 1) {
+    std::fprintf(stderr, "reduce_bench: unknown argument '%s' (see --help)\n", argv[1]);
+    return kExitUsage;
+  }
+
+  Session session(options);  // InputError for a bad --input: caught in main
+  std::string gpu_why_not;
+  auto entries = cpu_backend_entries(session);
+  for (auto& e : gpu_backend_entries(session, gpu_why_not)) entries.push_back(std::move(e));
+  if (options.list_backends) {
+    list_backends(entries, gpu_why_not);
+    return kExitOk;
+  }
+  if (!gpu_why_not.empty()) std::fprintf(stderr, "reduce_bench: GPU benchmarks skipped: %s\n", gpu_why_not.c_str());
+
+  const std::string filter = benchmark::GetBenchmarkFilter();
+  const auto cases = select_cases(entries, options.sizes, filter);
+  if (cases.empty()) {
+    std::fprintf(stderr, "reduce_bench: no available benchmark matches --benchmark_filter='%s' "
+                         "(--list_backends shows the backends, --benchmark_list_tests the names)\n", filter.c_str());
+    return kExitNoMatch;
+  }
+  std::set<std::int64_t> sizes;
+  for (const auto& c : cases) sizes.insert(c.n);
+  session.select_sizes({sizes.begin(), sizes.end()});
+  register_cases(cases, entries);
+
+  if (!options.list_tests) add_context(session);
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  release_gpu();
+  if (ran == 0) {
+    std::fprintf(stderr, "reduce_bench: no benchmark ran for --benchmark_filter='%s'\n", filter.c_str());
+    return kExitNoMatch;
+  }
+  return options.list_tests ? kExitOk : summarize(session);
+}
+
+}  // namespace
+}  // namespace rb::bench
+
+int main(int argc, char** argv) {
+  try {
+    return rb::bench::run(argc, argv);
+  } catch (const rb::bench::InputError& e) {
+    std::fprintf(stderr, "reduce_bench: %s\n", e.what());
+    return rb::bench::kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "reduce_bench: fatal: %s\n", e.what());
+    return rb::bench::kExitFailed;
+  }
+}

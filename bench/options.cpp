@@ -1,0 +1,106 @@
+#include "bench/options.hpp"
+
+#include <charconv>
+#include <string_view>
+
+#include "bench/sizes.hpp"
+
+namespace rb::bench {
+namespace {
+
+// "--name=value" -> value when the argument is that flag; "--name" alone is an error so that a
+// forgotten '=' does not silently turn the value into a positional argument.
+bool take(std::string_view arg, std::string_view name, std::string& value) {
+  if (!arg.starts_with(name)) return false;
+  const std::string_view rest = arg.substr(name.size());
+  if (rest.empty()) throw UsageError(std::string(name) + " needs a value: " + std::string(name) + "=...");
+  if (rest.front() != '=') return false;  // a longer flag that shares the prefix
+  value = std::string(rest.substr(1));
+  if (value.empty()) throw UsageError(std::string(name) + "= needs a value");
+  return true;
+}
+
+bool is_flag(std::string_view arg, std::string_view name) {
+  return arg == name || arg.starts_with(std::string(name) + "=");
+}
+
+std::uint64_t parse_seed(const std::string& text) {
+  std::uint64_t v = 0;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end) {
+    throw UsageError("invalid --seed '" + text + "': expected an unsigned 64-bit integer");
+  }
+  return v;
+}
+
+Dist parse_dist(const std::string& text) {
+  if (text == "harmonic") return Dist::harmonic;
+  if (text == "uniform") return Dist::uniform;
+  throw UsageError("invalid --dist '" + text + "': expected harmonic or uniform");
+}
+
+}  // namespace
+
+const char* dist_name(Dist d) { return d == Dist::harmonic ? "harmonic" : "uniform"; }
+
+Options parse_options(int& argc, char** argv) {
+  Options o;
+  bool dist_given = false;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    std::string value;
+    if (take(arg, "--sizes", value)) {
+      try {
+        o.sizes = parse_size_list(value);
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--sizes: ") + e.what());
+      }
+    } else if (take(arg, "--dist", value)) {
+      o.dist = parse_dist(value);
+      dist_given = true;
+    } else if (take(arg, "--seed", value)) {
+      o.seed = parse_seed(value);
+    } else if (take(arg, "--input", value)) {
+      o.input_path = value;
+    } else if (arg == "--list_backends") {
+      o.list_backends = true;
+    } else if (arg == "--help" || arg == "-h") {
+      o.help = true;
+    } else {
+      if (is_flag(arg, "--benchmark_min_time")) o.user_min_time = true;
+      if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true") o.list_tests = true;
+      argv[out++] = argv[i];  // not ours: Google Benchmark's, or unknown (reported later)
+    }
+  }
+  argc = out;
+  if (dist_given && !o.input_path.empty()) {
+    throw UsageError("--dist and --input exclude each other: the file is the input");
+  }
+  if (o.sizes.empty()) o.sizes = default_sizes();
+  return o;
+}
+
+std::string usage() {
+  return R"(usage: reduce_bench [reduce_bench flags] [Google Benchmark flags]
+
+reduce_bench flags:
+  --sizes=LIST       element counts, comma-separated: 1000, 1e6, 2^20, 4K/4M/4G (decimal),
+                     4Ki/4Mi/4Gi (binary), A..B (A, 2A, 4A, ... <= B).
+                     Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9.
+  --dist=NAME        synthetic input: harmonic (x[i] = 1/(i+1), default) or uniform
+                     (signed, [-1, 1), reproducible from --seed)
+  --seed=S           seed for --dist=uniform (default 42)
+  --input=FILE       raw little-endian float32 values; the first n are summed
+  --list_backends    list every backend, and why any is unavailable here, then exit
+  --help             this text, then Google Benchmark's
+
+Benchmarks are named <backend>/<n>/<cold|hot>/manual_time; select them with
+--benchmark_filter=REGEX. JSON: --benchmark_out=FILE --benchmark_out_format=json.
+Exit status: 0 ok, 1 a benchmark failed verification or hit an error, 2 bad usage or input,
+3 the filter matched no benchmark.
+)";
+}
+
+}  // namespace rb::bench

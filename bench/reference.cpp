@@ -1,0 +1,95 @@
+#include "bench/reference.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <utility>
+
+#include "bench/parallel.hpp"
+
+namespace rb::bench {
+namespace {
+
+constexpr std::int64_t kChunk = std::int64_t{1} << 20;
+
+// Knuth's TwoSum: s + e == a + b exactly.
+inline std::pair<double, double> two_sum(double a, double b) {
+  const double s = a + b;
+  const double bp = s - a;
+  const double e = (a - (s - bp)) + (b - bp);
+  return {s, e};
+}
+
+struct Partial {
+  double hi = 0, lo = 0, abs = 0;
+  std::int64_t nan = 0, pos_inf = 0, neg_inf = 0;
+
+  void add(const Partial& o) {
+    auto [s, e] = two_sum(hi, o.hi);
+    hi = s;
+    lo += e + o.lo;
+    abs += o.abs;
+    nan += o.nan;
+    pos_inf += o.pos_inf;
+    neg_inf += o.neg_inf;
+  }
+};
+
+Partial sum_chunk(const float* x, std::int64_t count) {
+  Partial p;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double v = x[i];
+    if (!std::isfinite(v)) {
+      if (std::isnan(v)) ++p.nan;
+      else if (v > 0) ++p.pos_inf;
+      else ++p.neg_inf;
+      continue;
+    }
+    auto [s, e] = two_sum(p.hi, v);
+    p.hi = s;
+    p.lo += e;
+    p.abs += std::fabs(v);
+  }
+  return p;
+}
+
+}  // namespace
+
+double Reference::expected() const noexcept {
+  if (nan > 0 || (pos_inf > 0 && neg_inf > 0)) return std::numeric_limits<double>::quiet_NaN();
+  if (pos_inf > 0) return std::numeric_limits<double>::infinity();
+  if (neg_inf > 0) return -std::numeric_limits<double>::infinity();
+  return sum;
+}
+
+std::vector<Reference> compute_references(std::span<const std::int64_t> sizes,
+                                          const ChunkSource& source) {
+  // Chunks never straddle a requested size, so every size is a prefix of whole chunks.
+  std::vector<std::pair<std::int64_t, std::int64_t>> chunks;
+  std::int64_t begin = 0;
+  for (const std::int64_t n : sizes) {
+    for (; begin < n; begin = std::min(n, begin + kChunk)) {
+      chunks.emplace_back(begin, std::min(n, begin + kChunk));
+    }
+  }
+  std::vector<Partial> partials(chunks.size());
+  parallel_for(static_cast<std::int64_t>(chunks.size()), [&](std::int64_t c) {
+    thread_local std::unique_ptr<float[]> scratch;
+    if (!scratch) scratch = std::make_unique<float[]>(kChunk);
+    const auto [b, e] = chunks[c];
+    partials[c] = sum_chunk(source(b, e, scratch.get()), e - b);
+  });
+
+  std::vector<Reference> out;
+  out.reserve(sizes.size());
+  Partial total;
+  std::size_t c = 0;
+  for (const std::int64_t n : sizes) {
+    for (; c < chunks.size() && chunks[c].second <= n; ++c) total.add(partials[c]);
+    out.push_back({n, total.hi + total.lo, total.abs, total.nan, total.pos_inf, total.neg_inf});
+  }
+  return out;
+}
+
+}  // namespace rb::bench

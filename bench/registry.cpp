@@ -1,0 +1,55 @@
+#include "bench/registry.hpp"
+
+#include <algorithm>
+#include <regex>
+
+namespace rb::bench {
+namespace {
+
+template <class F>
+void for_each_case(const std::vector<BackendEntry>& entries, const std::vector<std::int64_t>& sizes,
+                   F&& f) {
+  for (const auto& e : entries) {
+    if (!e.unavailable.empty()) continue;
+    for (const auto n : sizes) {
+      for (const auto mode : e.modes) f(e, Case{e.name, n, mode});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Case> select_cases(const std::vector<BackendEntry>& entries,
+                               const std::vector<std::int64_t>& sizes, const std::string& filter) {
+  std::string pattern = filter;
+  bool negate = false;
+  if (pattern.empty() || pattern == "all") pattern = ".";
+  if (pattern.front() == '-') {
+    negate = true;
+    pattern.erase(0, 1);
+  }
+  std::regex re;
+  bool have_re = true;
+  try {
+    re = std::regex(pattern, std::regex::extended);
+  } catch (const std::regex_error&) {
+    have_re = false;  // Google Benchmark reports the bad pattern itself
+  }
+  std::vector<Case> out;
+  for_each_case(entries, sizes, [&](const BackendEntry&, const Case& c) {
+    const bool match = !have_re || std::regex_search(c.name() + "/manual_time", re);
+    if (match != negate || !have_re) out.push_back(c);
+  });
+  return out;
+}
+
+void register_cases(const std::vector<Case>& cases, const std::vector<BackendEntry>& entries) {
+  for (const auto& c : cases) {
+    const auto e = std::find_if(entries.begin(), entries.end(), [&](const BackendEntry& x) { return x.name == c.backend; });
+    auto* b = benchmark::RegisterBenchmark(c.name().c_str(), [run = e->run, c](benchmark::State& s) { run(s, c); });
+    // No per-benchmark MinTime/Iterations: Google Benchmark would append them to the name.
+    b->UseManualTime()->Unit(benchmark::kMicrosecond);
+  }
+}
+
+}  // namespace rb::bench

@@ -1,0 +1,31 @@
+#pragma once
+// Registration: every available backend x every size x {cold, hot} becomes one Google Benchmark,
+// named <backend>/<n>/<mode> (Google Benchmark appends /manual_time). Results and plots join on
+// these names: renaming a backend is a format change.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/session.hpp"
+
+namespace rb::bench {
+
+struct BackendEntry {
+  std::string name;                 // e.g. "cub", "cpu/accumulate_f32"
+  std::string unavailable;          // why it cannot run here; empty when it can
+  std::vector<Mode> modes;          // which of cold/hot it is registered for
+  std::function<void(benchmark::State&, const Case&)> run;
+};
+
+// The cases of the available entries whose names pass the filter (Google Benchmark's syntax:
+// a regex, "all", or a leading '-' to negate), in registration order.
+std::vector<Case> select_cases(const std::vector<BackendEntry>& entries,
+                               const std::vector<std::int64_t>& sizes, const std::string& filter);
+
+// Registers the selected cases (Google Benchmark applies its filter again, to the same names).
+void register_cases(const std::vector<Case>& cases, const std::vector<BackendEntry>& entries);
+
+}  // namespace rb::bench
