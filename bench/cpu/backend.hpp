@@ -24,6 +24,8 @@ class CpuBackend {
  public:
   virtual ~CpuBackend() = default;
   virtual double run() = 0;
+  // Threads the timed call uses (the `threads` counter).
+  virtual int threads() const { return 1; }
 };
 
 struct CpuBackendDef {

@@ -27,6 +27,7 @@ void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef
       state.SetIterationTime(dt);
       seconds += dt;
     }
+    state.counters["threads"] = backend->threads();
     finish_case(state, session, c, ref, def.accumulation, {result, seconds, 0.0});
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
