@@ -1,0 +1,72 @@
+// The CPU measurement loop end to end: registration, Google Benchmark's runner, verification,
+// and the outcomes the exit status is computed from.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "bench/cpu/runner.hpp"
+#include "kernels/cpu/accumulate.hpp"
+#include "tests/support/data.hpp"
+#include "tests/support/run_cases.hpp"
+
+namespace {
+
+using namespace rb::bench;
+using rb::test::outcome_of;
+using Kind = Outcome::Kind;
+
+double drop_last(const float* x, std::int64_t n) { return rb::cpu::accumulate_f64(x, n > 0 ? n - 1 : 0); }
+
+class Throws final : public CpuBackend {
+ public:
+  explicit Throws(const CpuProblem&) {}
+  double run() override { throw std::runtime_error("backend exploded"); }
+};
+
+class Skips final : public CpuBackend {
+ public:
+  explicit Skips(const CpuProblem&) { throw Skip("not on this machine"); }
+  double run() override { return 0; }
+};
+
+TEST(CpuRunner, CorrectPassesWrongFailsErrorsAreContained) {
+  Session session(rb::test::small_options({1, 33, 4097}));
+  const auto entries = bind_cpu_backends(session, {
+      cpu_function<&rb::cpu::accumulate_f64>("t/good", Accumulation::f64),
+      cpu_function<&drop_last>("t/drops_last", Accumulation::f64),
+      cpu_backend<Throws>("t/throws", Accumulation::f64),
+      cpu_backend<Skips>("t/skips", Accumulation::f64),
+  });
+  EXPECT_EQ(rb::test::run_in_process(session, entries), 12u);
+  for (const char* n : {"1", "33", "4097"}) {
+    EXPECT_EQ(outcome_of(session, std::string("t/good/") + n + "/hot").kind, Kind::ok) << n;
+    const auto wrong = outcome_of(session, std::string("t/drops_last/") + n + "/hot");
+    EXPECT_EQ(wrong.kind, Kind::verification_failed) << n;
+    EXPECT_NE(wrong.message.find("expected"), std::string::npos) << wrong.message;
+    EXPECT_EQ(outcome_of(session, std::string("t/throws/") + n + "/hot").kind, Kind::error);
+    EXPECT_EQ(outcome_of(session, std::string("t/skips/") + n + "/hot").kind, Kind::skipped);
+  }
+  EXPECT_EQ(session.failures(), 6);
+}
+
+TEST(CpuRunner, SizesBeyondTheInputFileAreSkipped) {
+  const auto x = rb::test::random_signed(1000, 2);
+  const auto path = std::filesystem::temp_directory_path() / ("rb_runner_" + std::to_string(::getpid()) + ".bin");
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(x.data()), 4000);
+  Options o = rb::test::small_options({999, 1000, 1001});
+  o.input_path = path.string();
+  Session session(o);
+  const auto entries = bind_cpu_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", Accumulation::f64)});
+  rb::test::run_in_process(session, entries);
+  EXPECT_EQ(outcome_of(session, "t/good/999/hot").kind, Kind::ok);
+  EXPECT_EQ(outcome_of(session, "t/good/1000/hot").kind, Kind::ok);
+  const auto beyond = outcome_of(session, "t/good/1001/hot");
+  EXPECT_EQ(beyond.kind, Kind::skipped);
+  EXPECT_NE(beyond.message.find("exceeds the 1000 values"), std::string::npos) << beyond.message;
+  EXPECT_EQ(session.failures(), 0);
+  std::filesystem::remove(path);
+}
+
+}  // namespace

@@ -1,0 +1,76 @@
+#include "bench/options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+using rb::bench::Dist;
+using rb::bench::Options;
+using rb::bench::UsageError;
+
+struct Argv {
+  explicit Argv(std::vector<std::string> a) : store(std::move(a)) {
+    store.insert(store.begin(), "reduce_bench");
+    for (auto& s : store) ptrs.push_back(s.data());
+    ptrs.push_back(nullptr);
+    argc = static_cast<int>(store.size());
+  }
+  Options parse() { return rb::bench::parse_options(argc, ptrs.data()); }
+  std::vector<std::string> rest() const { return {ptrs.begin() + 1, ptrs.begin() + argc}; }
+  std::vector<std::string> store;
+  std::vector<char*> ptrs;
+  int argc;
+};
+
+TEST(Options, OursAreRemovedBenchmarksStay) {
+  Argv a({"--sizes=1e3,2^10", "--benchmark_filter=cub", "--dist=uniform", "--seed=7",
+          "--benchmark_min_time=0.01", "--list_backends"});
+  const Options o = a.parse();
+  EXPECT_EQ(o.sizes, (std::vector<std::int64_t>{1000, 1024}));
+  EXPECT_EQ(o.dist, Dist::uniform);
+  EXPECT_EQ(o.seed, 7u);
+  EXPECT_TRUE(o.list_backends);
+  EXPECT_TRUE(o.user_min_time);
+  EXPECT_EQ(a.rest(), (std::vector<std::string>{"--benchmark_filter=cub", "--benchmark_min_time=0.01"}));
+}
+
+TEST(Options, Defaults) {
+  Argv a({});
+  const Options o = a.parse();
+  EXPECT_EQ(o.dist, Dist::harmonic);
+  EXPECT_EQ(o.sizes.size(), 29u);
+  EXPECT_FALSE(o.user_min_time);
+  EXPECT_TRUE(o.input_path.empty());
+}
+
+TEST(Options, UnknownFlagsAreLeftForTheCaller) {
+  Argv a({"--frobnicate", "--sizesX=3"});
+  a.parse();
+  EXPECT_EQ(a.rest(), (std::vector<std::string>{"--frobnicate", "--sizesX=3"}));
+}
+
+TEST(Options, BadValuesAreClearErrors) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--sizes=12x", "12x"},       {"--sizes=-4", "-4"},        {"--sizes", "needs a value"},
+      {"--sizes=", "needs a value"}, {"--seed=abc", "abc"},      {"--seed=-1", "-1"},
+      {"--dist=gauss", "gauss"},    {"--input", "needs a value"}};
+  for (const auto& [arg, needle] : cases) {
+    Argv a({arg});
+    try {
+      a.parse();
+      ADD_FAILURE() << "accepted " << arg;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << arg << " -> " << e.what();
+    }
+  }
+}
+
+TEST(Options, DistAndInputExcludeEachOther) {
+  Argv a({"--dist=uniform", "--input=x.bin"});
+  EXPECT_THROW(a.parse(), UsageError);
+}
+
+}  // namespace

@@ -1,0 +1,69 @@
+#include "bench/reference.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "tests/support/data.hpp"
+
+namespace {
+
+using rb::bench::compute_references;
+
+rb::bench::ChunkSource view(const std::vector<float>& x) {
+  return [&x](std::int64_t b, std::int64_t, float*) { return x.data() + b; };
+}
+
+long double naive_long_double(const std::vector<float>& x, std::int64_t n) {
+  long double s = 0;
+  for (std::int64_t i = 0; i < n; ++i) s += x[static_cast<std::size_t>(i)];
+  return s;
+}
+
+TEST(Reference, EverySizeInOnePassAcrossChunkBoundaries) {
+  // 2^20 is the internal chunk: sizes on both sides of it and of 2^21.
+  const auto x = rb::test::random_signed((1 << 21) + 5, 17);
+  const std::vector<std::int64_t> sizes = {0, 1, 33, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, (1 << 21) + 5};
+  const auto refs = compute_references(sizes, view(x));
+  ASSERT_EQ(refs.size(), sizes.size());
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    EXPECT_EQ(refs[i].n, sizes[i]);
+    const long double want = naive_long_double(x, sizes[i]);
+    EXPECT_NEAR(refs[i].sum, static_cast<double>(want), 1e-9 * (1 + std::fabs(static_cast<double>(want))));
+  }
+  EXPECT_EQ(refs[0].sum, 0.0);
+  EXPECT_EQ(refs[0].sum_abs, 0.0);
+}
+
+TEST(Reference, ExactOnCancellingData) {
+  // 1e8, then 1e-3 x 1000, then -1e8: a double accumulator sums to ~1.0 with error ~1e-8 here;
+  // the compensated reference gets the float values' exact sum.
+  std::vector<float> x = {1e8f};
+  double small = 0;
+  for (int i = 0; i < 1000; ++i) {
+    x.push_back(1e-3f);
+    small += static_cast<double>(1e-3f);
+  }
+  x.push_back(-1e8f);
+  const std::int64_t n = static_cast<std::int64_t>(x.size());
+  const auto ref = compute_references(std::vector<std::int64_t>{n}, view(x)).front();
+  EXPECT_NEAR(ref.sum, small, 1e-15);
+}
+
+TEST(Reference, NonFiniteValuesAreCountedAndExpectedInKind) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {1.0f, inf, 2.0f, -inf, std::nanf(""), 3.0f};
+  const auto refs = compute_references(std::vector<std::int64_t>{1, 2, 3, 4, 5, 6}, view(x));
+  EXPECT_TRUE(refs[0].finite());
+  EXPECT_EQ(refs[0].expected(), 1.0);
+  EXPECT_EQ(refs[1].pos_inf, 1);
+  EXPECT_EQ(refs[1].expected(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(refs[2].sum, 3.0) << "finite values are still summed";
+  EXPECT_TRUE(std::isnan(refs[3].expected())) << "+Inf + -Inf is NaN";
+  EXPECT_EQ(refs[4].nan, 1);
+  EXPECT_TRUE(std::isnan(refs[5].expected()));
+}
+
+}  // namespace

@@ -1,0 +1,63 @@
+#include "tests/support/run_cases.hpp"
+
+#include <benchmark/benchmark.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace rb::test {
+namespace {
+
+class SilentReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+void init_benchmark_once() {
+  static const bool done = [] {
+    char arg0[] = "rb_test";
+    char min_time[] = "--benchmark_min_time=0.001";
+    char* argv[] = {arg0, min_time, nullptr};
+    int argc = 2;
+    benchmark::Initialize(&argc, argv);
+    return true;
+  }();
+  (void)done;
+}
+
+}  // namespace
+
+bench::Options small_options(std::vector<std::int64_t> sizes) {
+  bench::Options o;
+  o.sizes = std::move(sizes);
+  o.dist = bench::Dist::uniform;
+  o.seed = 1234;
+  return o;
+}
+
+std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries) {
+  init_benchmark_once();
+  const auto cases = bench::select_cases(entries, session.options().sizes, "all");
+  std::set<std::int64_t> sizes;
+  for (const auto& c : cases) sizes.insert(c.n);
+  session.select_sizes({sizes.begin(), sizes.end()});
+  bench::register_cases(cases, entries);
+  SilentReporter reporter;
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  return ran;
+}
+
+bench::Outcome outcome_of(const bench::Session& session, const std::string& name) {
+  const auto& all = session.outcomes();
+  const auto it = std::find_if(all.rbegin(), all.rend(), [&](const bench::Outcome& o) { return o.name == name; });
+  if (it == all.rend()) {
+    ADD_FAILURE() << "no outcome recorded for " << name;
+    return {};
+  }
+  return *it;
+}
+
+}  // namespace rb::test

@@ -1,0 +1,19 @@
+#pragma once
+// Runs backends through the real harness in-process (registration, Google Benchmark's runner,
+// the measurement loop, verification), silently, and leaves the outcomes in the session.
+#include <vector>
+
+#include "bench/registry.hpp"
+#include "bench/session.hpp"
+
+namespace rb::test {
+
+// Options for a small run: the given sizes, signed uniform input.
+bench::Options small_options(std::vector<std::int64_t> sizes);
+// Registers every case of `entries` at the session's option sizes, runs them with a tiny min time
+// and clears the registrations again. Returns how many ran.
+std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries);
+// The outcome recorded for a benchmark name (<backend>/<n>/<mode>); fails the test when absent.
+bench::Outcome outcome_of(const bench::Session& session, const std::string& name);
+
+}  // namespace rb::test
