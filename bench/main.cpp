@@ -23,6 +23,16 @@
 namespace rb::bench {
 namespace {
 
+// Google Benchmark's default (0.5 s of measured time per benchmark) would make a GPU sweep take
+// tens of minutes: a 5 us kernel then runs 100,000 iterations, each with a flush and a host sync.
+// 20 ms of measured time still averages thousands of iterations at small n and >= 10 at 2^31.
+// Seconds as a bare number for Google Benchmark 1.7 (Debian 12), with a unit for >= 1.8.
+#if RB_MIN_TIME_HAS_UNIT
+inline constexpr const char* kDefaultMinTime = "--benchmark_min_time=0.02s";
+#else
+inline constexpr const char* kDefaultMinTime = "--benchmark_min_time=0.02";
+#endif
+
 void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
   for (const auto& e : entries) {
     std::printf("%-32s %s\n", e.name.c_str(), e.unavailable.empty() ? "available" : ("unavailable: " + e.unavailable).c_str());

@@ -20,15 +20,9 @@ struct Options {
   std::string input_path;           // --input: raw little-endian float32; empty = synthetic
   bool list_backends = false;
   bool help = false;
-  bool user_min_time = false;       // --benchmark_min_time given: do not add kDefaultMinTime
+  bool user_min_time = false;       // --benchmark_min_time given: main adds no default
   bool list_tests = false;          // --benchmark_list_tests given: do not touch data
 };
-
-// Google Benchmark's default (0.5 s of measured time per benchmark) would make a GPU sweep take
-// tens of minutes: a 5 us kernel then runs 100,000 iterations, each with a flush and a host sync.
-// 20 ms of measured time still averages thousands of iterations at small n and >= 10 at 2^31.
-// A bare number: "0.02s" is rejected by Google Benchmark 1.7 (Debian 12).
-inline constexpr const char* kDefaultMinTime = "--benchmark_min_time=0.02";
 
 // A bad flag or value. main prints what() and exits with kExitUsage.
 struct UsageError : std::runtime_error {

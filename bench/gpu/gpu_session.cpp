@@ -70,7 +70,12 @@ void GpuSession::enqueue_flush() {
   enqueue_l2_flush(stream_, flush_.get(), flush_.bytes(), sink_.as<unsigned>(), info_.sm_count);
 }
 
-void GpuSession::enqueue_spin() { gpu::enqueue_spin(stream_, kSpinNs); }
+void GpuSession::enqueue_spin() {
+  // 997 is coprime with 2000: consecutive spins cover the dither range evenly.
+  const std::uint64_t ns = kSpinNs + (spins_++ * 997) % kSpinDitherNs;
+  const double cycles_per_ns = info_.sm_clock_khz * 1e-6;  // at the maximum clock: longer if lower
+  gpu::enqueue_spin(stream_, static_cast<long long>(static_cast<double>(ns) * cycles_per_ns));
+}
 
 void GpuSession::record_start() { RB_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
 

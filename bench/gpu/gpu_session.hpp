@@ -15,8 +15,10 @@
 namespace rb::bench::gpu {
 
 // How long the queued spin kernel runs before each start event: comfortably longer than the host
-// takes to record an event and enqueue a few launches.
+// takes to record an event and enqueue a few launches. Each spin adds a dither that walks through
+// [0, kSpinDitherNs) so start events sample every phase of the event clock's tick.
 inline constexpr std::uint64_t kSpinNs = 20'000;
+inline constexpr std::uint64_t kSpinDitherNs = 2'000;
 
 class GpuSession {
  public:
@@ -51,6 +53,7 @@ class GpuSession {
   DeviceBuffer flush_, sink_, slot_, input_;
   DeviceScratch scratch_;
   std::int64_t capacity_ = -1;  // -1: not planned yet
+  std::uint64_t spins_ = 0;
   std::string limit_;           // why sizes above capacity_ cannot run
 };
 

@@ -5,15 +5,9 @@
 namespace rb::bench::gpu {
 namespace {
 
-__device__ __forceinline__ std::uint64_t global_timer_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__global__ void spin_kernel(std::uint64_t ns) {
-  const std::uint64_t t0 = global_timer_ns();
-  while (global_timer_ns() - t0 < ns) {
+__global__ void spin_kernel(long long cycles) {
+  const long long t0 = clock64();
+  while (clock64() - t0 < cycles) {
   }
 }
 
@@ -38,8 +32,8 @@ __global__ void generate_kernel(float* x, std::int64_t n, Dist dist, std::uint64
 
 }  // namespace
 
-void enqueue_spin(cudaStream_t stream, std::uint64_t ns) {
-  spin_kernel<<<1, 1, 0, stream>>>(ns);
+void enqueue_spin(cudaStream_t stream, long long cycles) {
+  spin_kernel<<<1, 1, 0, stream>>>(cycles);
   RB_CUDA_CHECK_LAUNCH();
 }
 

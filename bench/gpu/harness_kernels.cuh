@@ -8,11 +8,15 @@
 
 namespace rb::bench::gpu {
 
-// Busy-waits `ns` nanoseconds on %globaltimer. Queued right before the start event, it keeps the
-// GPU busy while the host enqueues the event and the backend's launches, so the host's launch
-// latency falls outside the measurement (an idle GPU measures ~6.9 us for an empty kernel,
-// a busy one ~2.7 us: FIELD-NOTES).
-void enqueue_spin(cudaStream_t stream, std::uint64_t ns);
+// Busy-waits `cycles` SM clock cycles. Queued right before the start event, it keeps the GPU busy
+// while the host enqueues the event and the backend's launches, so the host's launch latency
+// falls outside the measurement (an idle GPU measures ~6.9 us for an empty kernel, a busy one
+// ~2.7 us: FIELD-NOTES).
+// It counts clock64() cycles, not %globaltimer: a spin that ends on a globaltimer tick records
+// every start event at the same phase of the ~1 us event clock, and the quantisation then stops
+// averaging out. Measured on the H200: CUB at 2^24 alternated between 21.09 and 22.08 us from one
+// repetition to the next (cv 2.4%) with a globaltimer spin. The caller also dithers `cycles`.
+void enqueue_spin(cudaStream_t stream, long long cycles);
 
 // Reads `bytes` of `buf` (>= 2x L2) with 16-byte loads, evicting the input from L2. A read, not
 // a memset: a memset leaves dirty lines that get written back during the timed kernel (CUB at

@@ -18,7 +18,11 @@ class SilentReporter : public benchmark::BenchmarkReporter {
 void init_benchmark_once() {
   static const bool done = [] {
     char arg0[] = "rb_test";
+#if RB_MIN_TIME_HAS_UNIT
+    char min_time[] = "--benchmark_min_time=0.001s";
+#else
     char min_time[] = "--benchmark_min_time=0.001";
+#endif
     char* argv[] = {arg0, min_time, nullptr};
     int argc = 2;
     benchmark::Initialize(&argc, argv);
