@@ -37,7 +37,8 @@ void list_backends(const std::vector<BackendEntry>& entries, const std::string& 
   for (const auto& e : entries) {
     std::printf("%-32s %s\n", e.name.c_str(), e.unavailable.empty() ? "available" : ("unavailable: " + e.unavailable).c_str());
   }
-  if (!gpu_why_not.empty()) std::printf("(GPU) %s\n", gpu_why_not.c_str());
+  const bool said = std::any_of(entries.begin(), entries.end(), [&](const BackendEntry& e) { return e.unavailable == gpu_why_not; });
+  if (!gpu_why_not.empty() && !said) std::printf("GPU backends: %s\n", gpu_why_not.c_str());
 }
 
 void add_context(const Session& session) {

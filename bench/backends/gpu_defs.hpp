@@ -6,6 +6,9 @@
 
 namespace rb::bench::gpu {
 
-GpuBackendDef cub_sum();  // backends/cub.cu
+GpuBackendDef cub_sum();                  // backends/cub.cu
+GpuBackendDef thrust_reduce();            // backends/thrust.cu
+GpuBackendDef thrust_reduce_cached();     // backends/thrust.cu
+GpuBackendDef thrust_transform_reduce();  // backends/thrust.cu
 
 }  // namespace rb::bench::gpu

@@ -10,6 +10,9 @@ std::vector<BackendEntry> gpu_backend_entries(Session& session, std::string& why
   return bind_gpu_backends(session,
                            {
                                cub_sum(),
+                               thrust_reduce(),
+                               thrust_reduce_cached(),
+                               thrust_transform_reduce(),
                            },
                            why_not);
 }

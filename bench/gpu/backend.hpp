@@ -58,6 +58,10 @@ class GpuBackend {
   virtual ~GpuBackend() = default;
   virtual void enqueue(cudaStream_t stream) = 0;
   virtual double result() = 0;
+  // True for calls that block until the result is on the host (thrust::reduce). The runner then
+  // queues no spin kernel: the host-side work before the first launch (allocation, launch
+  // latency) is part of what such a call costs its user, and a spin would hide it.
+  virtual bool blocking() const { return false; }
 };
 
 struct GpuBackendDef {

@@ -1,0 +1,105 @@
+// Thrust as users call it, and what each of its per-call overheads costs.
+//
+//   thrust/reduce            thrust::reduce(thrust::cuda::par.on(stream), first, last, 0.0f),
+//                            exactly as written in user code. Per call (CCCL 3.0.1) it allocates
+//                            temporary storage (cudaMalloc), runs CUB's two kernels, copies the
+//                            result to the host and synchronizes, then frees (cudaFree). All of it
+//                            is timed: it is what a user pays.
+//   thrust/reduce_cached     the same call with a caching allocator passed through the execution
+//                            policy: no cudaMalloc/cudaFree per call. Still synchronizes and copies.
+//   thrust/transform_reduce  thrust::transform_reduce with an identity functor, also cached: does
+//                            the iterator machinery cost anything on top of reduce_cached?
+//
+// These calls block until the sum is on the host, so they report blocking() and the runner queues
+// no spin kernel in front of them: the events then bracket the host-side work too.
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/reduce.h>
+#include <thrust/transform_reduce.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "bench/backends/gpu_defs.hpp"
+
+namespace rb::bench::gpu {
+namespace {
+
+// Thrust's allocator protocol (value_type char, allocate/deallocate). Freed blocks are kept and
+// handed out again for requests that fit; the warm-up call populates it, so the timed calls make
+// no cudaMalloc. Everything is released when the backend is destroyed, outside the timed region.
+class CachingAllocator {
+ public:
+  using value_type = char;
+
+  CachingAllocator() = default;
+  CachingAllocator(const CachingAllocator&) = delete;
+  CachingAllocator& operator=(const CachingAllocator&) = delete;
+
+  char* allocate(std::ptrdiff_t bytes) {
+    for (auto& b : blocks_) {
+      if (!b.in_use && b.buffer.bytes() >= static_cast<std::size_t>(bytes)) {
+        b.in_use = true;
+        return b.buffer.as<char>();
+      }
+    }
+    blocks_.push_back({DeviceBuffer(static_cast<std::size_t>(bytes)), true});
+    return blocks_.back().buffer.as<char>();
+  }
+
+  void deallocate(char* p, std::size_t) {
+    for (auto& b : blocks_) {
+      if (b.buffer.as<char>() == p) b.in_use = false;
+    }
+  }
+
+ private:
+  struct Block {
+    DeviceBuffer buffer;
+    bool in_use;
+  };
+  std::vector<Block> blocks_;
+};
+
+struct Identity {
+  __host__ __device__ float operator()(float x) const { return x; }
+};
+
+enum class Call { reduce, reduce_cached, transform_reduce };
+
+template <Call kCall>
+class ThrustSum final : public GpuBackend {
+ public:
+  explicit ThrustSum(const GpuProblem& p) : in_(p.input), n_(p.n) {}
+
+  void enqueue(cudaStream_t s) override {
+    if constexpr (kCall == Call::reduce) {
+      sum_ = thrust::reduce(thrust::cuda::par.on(s), in_, in_ + n_, 0.0f);
+    } else if constexpr (kCall == Call::reduce_cached) {
+      sum_ = thrust::reduce(thrust::cuda::par(alloc_).on(s), in_, in_ + n_, 0.0f);
+    } else {
+      sum_ = thrust::transform_reduce(thrust::cuda::par(alloc_).on(s), in_, in_ + n_, Identity{}, 0.0f,
+                                      thrust::plus<float>{});
+    }
+  }
+  double result() override { return sum_; }
+  bool blocking() const override { return true; }
+
+ private:
+  const float* in_;
+  std::int64_t n_;
+  CachingAllocator alloc_;
+  float sum_ = 0;
+};
+
+}  // namespace
+
+GpuBackendDef thrust_reduce() { return gpu_backend<ThrustSum<Call::reduce>>("thrust/reduce", Accumulation::f32_tree); }
+GpuBackendDef thrust_reduce_cached() {
+  return gpu_backend<ThrustSum<Call::reduce_cached>>("thrust/reduce_cached", Accumulation::f32_tree);
+}
+GpuBackendDef thrust_transform_reduce() {
+  return gpu_backend<ThrustSum<Call::transform_reduce>>("thrust/transform_reduce", Accumulation::f32_tree);
+}
+
+}  // namespace rb::bench::gpu

@@ -1,0 +1,40 @@
+// The library backends (CUB, Thrust) through the real harness on signed random data: odd sizes,
+// CUB's single-tile/two-kernel boundary, and one size above 2^31 (64-bit counts end to end).
+#include <gtest/gtest.h>
+
+#include "bench/backends/gpu_defs.hpp"
+#include "bench/gpu/context.hpp"
+#include "bench/gpu/runner.hpp"
+#include "tests/support/gpu.hpp"
+#include "tests/support/run_cases.hpp"
+
+namespace {
+
+using namespace rb::bench;
+using Kind = Outcome::Kind;
+
+std::vector<gpu::GpuBackendDef> library_backends() {
+  return {gpu::cub_sum(), gpu::thrust_reduce(), gpu::thrust_reduce_cached(), gpu::thrust_transform_reduce()};
+}
+
+void expect_all_verified(std::vector<std::int64_t> sizes) {
+  Session session(rb::test::small_options(sizes));
+  std::string why_not;
+  const auto entries = gpu::bind_gpu_backends(session, library_backends(), why_not);
+  ASSERT_TRUE(why_not.empty()) << why_not;
+  EXPECT_EQ(rb::test::run_in_process(session, entries), entries.size() * sizes.size() * 2);
+  for (const auto& o : session.outcomes()) EXPECT_EQ(o.kind, Kind::ok) << o.name << ": " << o.message;
+  release_gpu();
+}
+
+TEST(LibraryBackends, OddSizes) {
+  RB_REQUIRE_GPU();
+  expect_all_verified({1, 2, 31, 33, 4095, 4096, 4097, 65'537, 100'003, 1'000'001});
+}
+
+TEST(LibraryBackends, Above2Pow31) {
+  RB_REQUIRE_GPU();
+  expect_all_verified({(std::int64_t{1} << 31) + 7});
+}
+
+}  // namespace
