@@ -37,12 +37,30 @@ std::uint64_t parse_seed(const std::string& text) {
 Dist parse_dist(const std::string& text) {
   if (text == "harmonic") return Dist::harmonic;
   if (text == "uniform") return Dist::uniform;
-  throw UsageError("invalid --dist '" + text + "': expected harmonic or uniform");
+  if (text == "normal") return Dist::normal;
+  throw UsageError("invalid --dist '" + text + "': expected harmonic, uniform or normal");
+}
+
+int parse_offset(const std::string& text) {
+  int v = -1;
+  const char* end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (ec != std::errc() || ptr != end || v < 0 || v > kMaxOffset) {
+    throw UsageError("invalid --offset '" + text + "': expected 0.." + std::to_string(kMaxOffset) + " floats");
+  }
+  return v;
 }
 
 }  // namespace
 
-const char* dist_name(Dist d) { return d == Dist::harmonic ? "harmonic" : "uniform"; }
+const char* dist_name(Dist d) {
+  switch (d) {
+    case Dist::harmonic: return "harmonic";
+    case Dist::uniform: return "uniform";
+    case Dist::normal: return "normal";
+  }
+  return "?";
+}
 
 Options parse_options(int& argc, char** argv) {
   Options o;
@@ -62,6 +80,8 @@ Options parse_options(int& argc, char** argv) {
       dist_given = true;
     } else if (take(arg, "--seed", value)) {
       o.seed = parse_seed(value);
+    } else if (take(arg, "--offset", value)) {
+      o.offset = parse_offset(value);
     } else if (take(arg, "--input", value)) {
       o.input_path = value;
     } else if (arg == "--list_backends") {
@@ -89,9 +109,11 @@ reduce_bench flags:
   --sizes=LIST       element counts, comma-separated: 1000, 1e6, 2^20, 4K/4M/4G (decimal),
                      4Ki/4Mi/4Gi (binary), A..B (A, 2A, 4A, ... <= B).
                      Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9.
-  --dist=NAME        synthetic input: harmonic (x[i] = 1/(i+1), default) or uniform
-                     (signed, [-1, 1), reproducible from --seed)
-  --seed=S           seed for --dist=uniform (default 42)
+  --dist=NAME        synthetic input: harmonic (x[i] = 1/(i+1), default), uniform (signed,
+                     [-1, 1)) or normal (approximately N(0, 1)); uniform and normal follow --seed
+  --seed=S           seed for --dist=uniform|normal (default 42)
+  --offset=K         start the input K floats (0..64) past a 256-byte boundary, to measure and
+                     test misaligned starts (default 0)
   --input=FILE       raw little-endian float32 values; the first n are summed
   --list_backends    list every backend, and why any is unavailable here, then exit
   --help             this text, then Google Benchmark's

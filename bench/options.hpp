@@ -11,13 +11,17 @@ namespace rb::bench {
 enum class Dist {
   harmonic,  // x[i] = 1 / (i + 1): the seed study's default; positive, slowly shrinking
   uniform,   // signed uniform in [-1, 1) from a counter-based hash of (seed, i)
+  normal,    // approximately standard normal: (sum of four 16-bit uniforms - 2) * sqrt(3)
 };
+
+inline constexpr int kMaxOffset = 64;
 
 struct Options {
   std::vector<std::int64_t> sizes;  // sorted, unique
   Dist dist = Dist::harmonic;
   std::uint64_t seed = 42;
   std::string input_path;           // --input: raw little-endian float32; empty = synthetic
+  int offset = 0;                   // --offset: the input starts this many floats past alignment
   bool list_backends = false;
   bool help = false;
   bool user_min_time = false;       // --benchmark_min_time given: main adds no default

@@ -25,10 +25,32 @@ struct Reference {
 // end - begin floats) after filling it.
 using ChunkSource = std::function<const float*(std::int64_t begin, std::int64_t end, float* scratch)>;
 
-// One pass over x[0, sizes.back()) computing the reference at every size (sizes sorted,
-// unique). Chunks are summed in parallel with TwoSum compensation and combined in order, so the
-// result is independent of the thread count and accurate to about one double rounding.
-std::vector<Reference> compute_references(std::span<const std::int64_t> sizes,
-                                          const ChunkSource& source);
+// A prefix scan over x: extend() moves it forward to cover more sizes, never reading an element
+// twice, so the references of a whole sweep cost one pass over its largest n, and a size that is
+// never run (too large for memory) is never scanned. Chunks are summed in parallel with TwoSum
+// compensation and combined in order: the result does not depend on the thread count and is
+// accurate to about one double rounding.
+class ReferenceScan {
+ public:
+  explicit ReferenceScan(ChunkSource source) : source_(std::move(source)) {}
+  // sizes: sorted, unique, none below the sizes already covered. Returns their references.
+  std::vector<Reference> extend(std::span<const std::int64_t> sizes);
+  std::int64_t covered() const noexcept { return pos_; }
+
+ private:
+  struct Partial {
+    double hi = 0, lo = 0, abs = 0;
+    std::int64_t nan = 0, pos_inf = 0, neg_inf = 0;
+    void add(const Partial& o);
+  };
+  static Partial sum_chunk(const float* x, std::int64_t count);
+
+  ChunkSource source_;
+  Partial total_;
+  std::int64_t pos_ = 0;
+};
+
+// The references at every size in one scan from 0.
+std::vector<Reference> compute_references(std::span<const std::int64_t> sizes, const ChunkSource& source);
 
 }  // namespace rb::bench

@@ -26,14 +26,32 @@ std::string format_bytes(double bytes) {
   return buf;
 }
 
-Session::Session(Options options) : options_(std::move(options)) {
+Session::Session(Options options)
+    : options_(std::move(options)),
+      scan_([this](std::int64_t b, std::int64_t e, float* scratch) { return read_chunk(b, e, scratch); }) {
   if (!options_.input_path.empty()) file_ = inspect_input_file(options_.input_path);
 }
 
+const float* Session::read_chunk(std::int64_t b, std::int64_t e, float* scratch) const {
+  if (!file_) {
+    generate(options_.dist, options_.seed, scratch, b, e);
+    return scratch;
+  }
+  // Resident when the host copy holds it (it is needed anyway for the CPU backends and the GPU
+  // upload), read straight from the file otherwise.
+  if (e <= host_count_) return host_.data() + options_.offset + b;
+  read_input_range(*file_, scratch, b, e);
+  return scratch;
+}
+
 std::string Session::input_description() const {
-  if (file_) return "file " + file_->path + " (" + std::to_string(file_->count) + " float32 values)";
-  if (options_.dist == Dist::harmonic) return "synthetic harmonic x[i] = 1/(i+1)";
-  return "synthetic uniform [-1, 1), seed " + std::to_string(options_.seed);
+  std::string d;
+  if (file_) d = "file " + file_->path + " (" + std::to_string(file_->count) + " float32 values)";
+  else if (options_.dist == Dist::harmonic) d = "synthetic harmonic x[i] = 1/(i+1)";
+  else if (options_.dist == Dist::uniform) d = "synthetic uniform [-1, 1), seed " + std::to_string(options_.seed);
+  else d = "synthetic normal (Irwin-Hall of 4), seed " + std::to_string(options_.seed);
+  if (options_.offset != 0) d += ", starting " + std::to_string(options_.offset) + " floats past alignment";
+  return d;
 }
 
 void Session::require_input(std::int64_t n) const {
@@ -44,42 +62,25 @@ void Session::require_input(std::int64_t n) const {
 }
 
 const Reference& Session::reference(std::int64_t n) {
+  if (const auto it = references_.find(n); it != references_.end()) return it->second;
   require_input(n);
-  if (references_.empty()) {
-    std::vector<std::int64_t> sizes;
-    for (const auto s : selected_) {
-      if (holds(s)) sizes.push_back(s);
-    }
-    const Dist dist = options_.dist;
-    const std::uint64_t seed = options_.seed;
-    ChunkSource source;
-    if (file_) {
-      // Resident when the host copy holds it (it is needed anyway for the CPU backends and the
-      // GPU upload), read straight from the file otherwise.
-      materialize(sizes.empty() ? 0 : sizes.back());
-      source = [this](std::int64_t b, std::int64_t e, float* scratch) -> const float* {
-        if (e <= host_.size()) return host_.data() + b;
-        read_input_range(*file_, scratch, b, e);
-        return scratch;
-      };
-    } else {
-      source = [dist, seed](std::int64_t b, std::int64_t e, float* scratch) -> const float* {
-        generate(dist, seed, scratch, b, e);
-        return scratch;
-      };
-    }
-    references_ = compute_references(sizes, source);
+  if (n <= scan_.covered()) {  // only when n was never selected: scan it on its own
+    const std::int64_t one[] = {n};
+    return references_[n] = compute_references(one, [this](std::int64_t b, std::int64_t e, float* scratch) {
+             return read_chunk(b, e, scratch);
+           }).front();
   }
-  const auto it = std::lower_bound(references_.begin(), references_.end(), n,
-                                   [](const Reference& r, std::int64_t v) { return r.n < v; });
-  if (it == references_.end() || it->n != n) {
-    throw std::logic_error("no reference for n = " + std::to_string(n) + " (size not selected)");
+  std::vector<std::int64_t> sizes;
+  for (const auto s : selected_) {
+    if (s > scan_.covered() && s < n) sizes.push_back(s);
   }
-  return *it;
+  sizes.push_back(n);
+  for (const auto& r : scan_.extend(sizes)) references_[r.n] = r;
+  return references_.at(n);
 }
 
 void Session::materialize(std::int64_t n) {
-  if (n <= host_.size() || !host_limit_.empty()) return;
+  if (n <= host_count_ || !host_limit_.empty()) return;
   std::int64_t want = 0;
   for (const auto s : selected_) {
     if (holds(s)) want = std::max(want, s);
@@ -94,11 +95,11 @@ void Session::materialize(std::int64_t n) {
                   format_bytes(std::max(0.0, static_cast<double>(room) * 4)) + " available";
   }
   try {
-    HostBuffer buf(cap);
+    HostBuffer buf(cap + options_.offset);
+    float* dst = buf.data() + options_.offset;
     if (file_) {
-      read_input_file(*file_, buf.data(), cap);
+      read_input_file(*file_, dst, cap);
     } else {
-      float* dst = buf.data();
       const Dist dist = options_.dist;
       const std::uint64_t seed = options_.seed;
       parallel_for((cap + kFillChunk - 1) / kFillChunk, [&](std::int64_t c) {
@@ -107,6 +108,7 @@ void Session::materialize(std::int64_t n) {
       });
     }
     host_ = std::move(buf);
+    host_count_ = cap;
   } catch (const std::bad_alloc&) {
     host_limit_ = "could not map " + format_bytes(4.0 * static_cast<double>(cap)) + " of host memory";
   }
@@ -115,10 +117,10 @@ void Session::materialize(std::int64_t n) {
 const float* Session::host_data(std::int64_t n) {
   require_input(n);
   materialize(n);
-  if (n > host_.size()) {
+  if (n > host_count_) {
     throw Skip("n = " + std::to_string(n) + " " + (host_limit_.empty() ? "was not selected" : host_limit_));
   }
-  return host_.data();
+  return host_.data() + options_.offset;
 }
 
 int Session::failures() const {

@@ -3,6 +3,7 @@
 // copy of the data. Everything expensive is built lazily, once, for the sizes the selected
 // benchmarks use, and outlives Google Benchmark's per-run SetUp/TearDown.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -53,10 +54,12 @@ class Session {
   bool holds(std::int64_t n) const noexcept { return !file_ || n <= file_->count; }
   // Throws Skip when it does not.
   void require_input(std::int64_t n) const;
-  // The reference at n; the first call computes all selected sizes in one pass.
+  // The reference at n. The scan behind it only moves forward: asking for n computes every
+  // selected size up to n that is not known yet, so a sweep reads its data once in all.
   const Reference& reference(std::int64_t n);
-  // x[0, n) in host memory, 64-byte aligned. The first call materializes the largest selected n
-  // that fits in available memory; throws Skip for an n above that.
+  // x[0, n) in host memory, starting options().offset floats after a 64-byte boundary. The first
+  // call materializes the largest selected n that fits in available memory; throws Skip for an n
+  // above that.
   const float* host_data(std::int64_t n);
 
   void record(Outcome outcome) { outcomes_.push_back(std::move(outcome)); }
@@ -65,12 +68,15 @@ class Session {
 
  private:
   void materialize(std::int64_t n);
+  const float* read_chunk(std::int64_t begin, std::int64_t end, float* scratch) const;
 
   Options options_;
   std::optional<InputFile> file_;
   std::vector<std::int64_t> selected_;
-  std::vector<Reference> references_;
-  HostBuffer host_;
+  ReferenceScan scan_;
+  std::map<std::int64_t, Reference> references_;
+  HostBuffer host_;             // options_.offset floats of padding, then host_count_ values
+  std::int64_t host_count_ = 0;
   std::string host_limit_;  // why sizes above host_.size() cannot be materialized
   std::vector<Outcome> outcomes_;
 };

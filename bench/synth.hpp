@@ -33,8 +33,21 @@ RB_HOST_DEVICE inline float uniform(std::uint64_t seed, std::int64_t i) {
   return static_cast<float>(k) * (1.0f / 8388608.0f) - 1.0f;
 }
 
+// Irwin-Hall: four 16-bit uniforms from one hash, summed exactly (each is k / 2^16), centred and
+// scaled to unit variance with one rounding: approximately N(0, 1), bounded by +-2 sqrt(3).
+RB_HOST_DEVICE inline float normal(std::uint64_t seed, std::int64_t i) {
+  const std::uint64_t bits = mix(mix(seed ^ 0x6A09E667F3BCC909ULL) + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(i));
+  const auto u = [bits](int k) { return static_cast<float>((bits >> (16 * k)) & 0xFFFFu) * (1.0f / 65536.0f); };
+  return ((u(0) + u(1)) + (u(2) + u(3)) - 2.0f) * 1.7320508075688772f;
+}
+
 RB_HOST_DEVICE inline float value(Dist dist, std::uint64_t seed, std::int64_t i) {
-  return dist == Dist::harmonic ? harmonic(i) : uniform(seed, i);
+  switch (dist) {
+    case Dist::harmonic: return harmonic(i);
+    case Dist::uniform: return uniform(seed, i);
+    case Dist::normal: return normal(seed, i);
+  }
+  return 0.0f;
 }
 
 }  // namespace rb::bench::synth

@@ -16,7 +16,7 @@
 namespace rb::bench {
 
 struct CpuProblem {
-  const float* data;  // 64-byte aligned host copy of the input
+  const float* data;  // host copy of the input; 64-byte aligned unless --offset
   std::int64_t n;
 };
 

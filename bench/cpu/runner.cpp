@@ -13,8 +13,8 @@ namespace {
 
 void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef& def, const Case& c) {
   try {
+    const CpuProblem problem{session.host_data(c.n), c.n};  // before the reference: see gpu/runner.cpp
     const Reference& ref = session.reference(c.n);
-    const CpuProblem problem{session.host_data(c.n), c.n};
     auto backend = def.make(problem);
     double result = backend->run();  // warm-up: first touch, thread start-up, page faults
     double seconds = 0;

@@ -46,7 +46,7 @@ class ResultSlot {
 };
 
 struct GpuProblem {
-  const float* input;      // device; 256-byte aligned prefix of the cached input buffer
+  const float* input;      // device; prefix of the cached input buffer, 256-byte aligned unless --offset
   std::int64_t n;
   cudaStream_t stream;     // the harness's stream, the one the events are recorded on
   DeviceScratch& scratch;

@@ -36,7 +36,7 @@ const float* GpuSession::input(std::int64_t n) {
   session_.require_input(n);
   if (capacity_ < 0) plan_input();
   if (n > capacity_) throw Skip("n = " + std::to_string(n) + " " + limit_);
-  return input_.as<const float>();
+  return input_.as<const float>() + session_.options().offset;
 }
 
 void GpuSession::plan_input() {
@@ -55,11 +55,13 @@ void GpuSession::plan_input() {
              format_bytes(static_cast<double>(free_bytes)) + " free of " +
              format_bytes(static_cast<double>(total_bytes));
   }
-  input_ = DeviceBuffer(static_cast<std::size_t>(capacity_) * sizeof(float));
+  const int offset = session_.options().offset;
+  input_ = DeviceBuffer(static_cast<std::size_t>(capacity_ + offset) * sizeof(float));
+  float* x = input_.as<float>() + offset;
   if (session_.synthetic()) {
-    enqueue_generate(stream_, input_.as<float>(), capacity_, session_.options().dist, session_.options().seed);
+    enqueue_generate(stream_, x, capacity_, session_.options().dist, session_.options().seed);
   } else if (capacity_ > 0) {
-    RB_CUDA_CHECK(cudaMemcpyAsync(input_.get(), session_.host_data(capacity_),
+    RB_CUDA_CHECK(cudaMemcpyAsync(x, session_.host_data(capacity_),
                                   static_cast<std::size_t>(capacity_) * sizeof(float),
                                   cudaMemcpyHostToDevice, stream_));
   }

@@ -33,8 +33,9 @@ class GpuSession {
   ResultSlot slot() const noexcept { return ResultSlot(slot_.get(), stream_); }
   std::size_t flush_bytes() const noexcept { return flush_.bytes(); }
 
-  // x[0, n) on the device. The first call allocates and fills the buffer for the largest selected
-  // n that fits in free device memory; throws Skip for an n above that, saying how much it needs.
+  // x[0, n) on the device, options().offset floats past a 256-byte boundary. The first call
+  // allocates and fills the buffer for the largest selected n that fits in free device memory;
+  // throws Skip for an n above that, saying how much it needs.
   const float* input(std::int64_t n);
 
   void enqueue_flush();
