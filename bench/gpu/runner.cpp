@@ -77,6 +77,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
 std::vector<BackendEntry> gpu::bind_gpu_backends(Session& session, std::vector<GpuBackendDef> defs,
                                                  std::string& why_not) {
   auto& rt = runtime();
+  rt.gpu.reset();  // a GpuSession serves the session it was made for (its input, its offset)
   rt.session = &session;
   const auto info = gpu::probe_device(why_not);
   if (info) rt.info = *info;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -104,6 +105,22 @@ TEST(Synthetic, ValuesAreWhatTheyClaim) {
   std::vector<float> y(1000);
   rb::bench::generate(rb::bench::Dist::uniform, 10, y.data(), 0, 1000);
   EXPECT_NE(x, y) << "the seed must matter";
+}
+
+TEST(Synthetic, NormalHasUnitVariance) {
+  const std::int64_t n = 1 << 20;
+  std::vector<float> x(n);
+  rb::bench::generate(rb::bench::Dist::normal, 3, x.data(), 0, n);
+  double mean = 0, var = 0;
+  for (float v : x) {
+    ASSERT_LE(std::fabs(v), 3.4642f);
+    mean += v;
+  }
+  mean /= n;
+  for (float v : x) var += (v - mean) * (v - mean);
+  var /= n;
+  EXPECT_NEAR(mean, 0.0, 0.01);
+  EXPECT_NEAR(var, 1.0, 0.01);
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ TEST(Options, BadValuesAreClearErrors) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"--sizes=12x", "12x"},       {"--sizes=-4", "-4"},        {"--sizes", "needs a value"},
       {"--sizes=", "needs a value"}, {"--seed=abc", "abc"},      {"--seed=-1", "-1"},
-      {"--dist=gauss", "gauss"},    {"--input", "needs a value"}};
+      {"--dist=gauss", "gauss"},    {"--input", "needs a value"}, {"--offset=-1", "-1"},
+      {"--offset=65", "65"},        {"--offset=1.5", "1.5"}};
   for (const auto& [arg, needle] : cases) {
     Argv a({arg});
     try {
@@ -66,6 +67,14 @@ TEST(Options, BadValuesAreClearErrors) {
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << arg << " -> " << e.what();
     }
   }
+}
+
+TEST(Options, OffsetAndNormal) {
+  Argv a({"--offset=3", "--dist=normal"});
+  const Options o = a.parse();
+  EXPECT_EQ(o.offset, 3);
+  EXPECT_EQ(o.dist, Dist::normal);
+  EXPECT_TRUE(a.rest().empty());
 }
 
 TEST(Options, DistAndInputExcludeEachOther) {

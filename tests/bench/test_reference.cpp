@@ -37,6 +37,24 @@ TEST(Reference, EverySizeInOnePassAcrossChunkBoundaries) {
   EXPECT_EQ(refs[0].sum_abs, 0.0);
 }
 
+TEST(Reference, ScanExtendsWithoutRereading) {
+  const auto x = rb::test::random_signed(3'000'000, 21);
+  std::int64_t read = 0;
+  rb::bench::ReferenceScan scan([&](std::int64_t b, std::int64_t e, float*) {
+    __atomic_add_fetch(&read, e - b, __ATOMIC_RELAXED);
+    return x.data() + b;
+  });
+  const auto first = scan.extend(std::vector<std::int64_t>{5, 1'000'000});
+  const auto second = scan.extend(std::vector<std::int64_t>{1'000'000, 2'500'001});
+  EXPECT_EQ(read, 2'500'001) << "every element read exactly once";
+  const auto once = compute_references(std::vector<std::int64_t>{5, 1'000'000, 2'500'001}, view(x));
+  EXPECT_EQ(first[0].sum, once[0].sum);
+  EXPECT_EQ(first[1].sum, once[1].sum);
+  EXPECT_EQ(second[1].sum, once[2].sum);
+  EXPECT_EQ(second[1].sum_abs, once[2].sum_abs);
+  EXPECT_THROW(scan.extend(std::vector<std::int64_t>{10}), std::logic_error);
+}
+
 TEST(Reference, ExactOnCancellingData) {
   // 1e8, then 1e-3 x 1000, then -1e8: a double accumulator sums to ~1.0 with error ~1e-8 here;
   // the compensated reference gets the float values' exact sum.

@@ -64,10 +64,34 @@ TEST(GpuRunner, CubPassesBrokenBackendsFail) {
   release_gpu();
 }
 
+// Asks for 32 TiB of scratch: the checked cudaMalloc fails, the harness turns it into an error row
+// for that benchmark alone, and the next backend in the same sweep still runs and verifies.
+class GreedyScratch final : public GpuBackend {
+ public:
+  explicit GreedyScratch(const GpuProblem& p) { p.scratch.get(std::size_t{1} << 45); }
+  void enqueue(cudaStream_t) override {}
+  double result() override { return 0; }
+};
+
+TEST(GpuRunner, AllocationFailureIsContained) {
+  RB_REQUIRE_GPU();
+  Session session(rb::test::small_options({4097, 1'000'001}));
+  std::string why_not;
+  const auto entries = bind_gpu_backends(session, {gpu_backend<GreedyScratch>("t/greedy", Accumulation::f32_tree), cub_sum()}, why_not);
+  rb::test::run_in_process(session, entries);
+  for (const char* tail : {"/4097/cold", "/4097/hot", "/1000001/cold", "/1000001/hot"}) {
+    const auto greedy = outcome_of(session, std::string("t/greedy") + tail);
+    EXPECT_EQ(greedy.kind, Kind::error) << tail;
+    EXPECT_NE(greedy.message.find("cudaErrorMemoryAllocation"), std::string::npos) << greedy.message;
+    EXPECT_EQ(outcome_of(session, std::string("cub") + tail).kind, Kind::ok) << tail;
+  }
+  release_gpu();
+}
+
 TEST(GpuRunner, DeviceGenerationMatchesHostBitwise) {
   RB_REQUIRE_GPU();
   const std::int64_t n = (1 << 20) + 3;
-  for (const Dist dist : {Dist::harmonic, Dist::uniform}) {
+  for (const Dist dist : {Dist::harmonic, Dist::uniform, Dist::normal}) {
     float* d = nullptr;
     ASSERT_EQ(cudaMalloc(&d, n * sizeof(float)), cudaSuccess);
     enqueue_generate(nullptr, d, n, dist, 77);

@@ -1,0 +1,109 @@
+// Every registered backend (bench/backends/*_list.cpp), through the real harness, on randomized
+// inputs: sizes 1..10^5, start offsets 0..3 floats, the three distributions, a fixed seed list so
+// a failure reproduces. New backends join by registration alone. CPU backends run everywhere, GPU
+// backends where a device is (label gpu). Also non-finite inputs, which must be matched in kind.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+
+#include "bench/backends/backends.hpp"
+#include "bench/gpu/context.hpp"
+#include "tests/support/data.hpp"
+#include "tests/support/gpu.hpp"
+#include "tests/support/run_cases.hpp"
+
+namespace {
+
+using namespace rb::bench;
+
+enum class Side { cpu, gpu };
+
+std::vector<BackendEntry> entries_for(Side side, Session& session) {
+  if (side == Side::cpu) return cpu_backend_entries(session);
+  std::string why_not;
+  auto e = gpu_backend_entries(session, why_not);
+  EXPECT_TRUE(why_not.empty()) << why_not;
+  return e;
+}
+
+// Runs every available backend of one side over the options; returns the number of runs.
+std::size_t run_all(Side side, const Options& options, std::vector<std::string>& failures) {
+  Session session(options);
+  auto entries = entries_for(side, session);
+  std::erase_if(entries, [](const BackendEntry& e) { return !e.unavailable.empty(); });
+  rb::test::run_in_process(session, entries);
+  release_gpu();
+  for (const auto& o : session.outcomes()) {
+    if (o.kind != Outcome::Kind::ok) failures.push_back(o.name + ": " + o.message);
+  }
+  return session.outcomes().size();
+}
+
+void randomized(Side side) {
+  constexpr std::uint64_t kSeeds[] = {11, 23, 47};
+  const auto t0 = std::chrono::steady_clock::now();
+  std::size_t runs = 0;
+  std::vector<std::string> failures;
+  for (const auto seed : kSeeds) {
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::int64_t> size(1, 100'000);
+    for (const Dist dist : {Dist::harmonic, Dist::uniform, Dist::normal}) {
+      for (int offset = 0; offset <= 3; ++offset) {
+        Options o = rb::test::small_options({size(rng), size(rng), size(rng) | 1, 1 + size(rng) % 64});
+        std::sort(o.sizes.begin(), o.sizes.end());
+        o.sizes.erase(std::unique(o.sizes.begin(), o.sizes.end()), o.sizes.end());
+        o.dist = dist;
+        o.seed = seed;
+        o.offset = offset;
+        runs += run_all(side, o, failures);
+        for (const auto& f : failures) ADD_FAILURE() << "seed " << seed << ", " << dist_name(dist) << ", offset " << offset << ": " << f;
+        failures.clear();
+      }
+    }
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << "[ property ] " << runs << " verified runs in " << seconds << " s\n";
+  ::testing::Test::RecordProperty("runs", static_cast<int>(runs));
+}
+
+TEST(AllBackends, RandomizedCpu) { randomized(Side::cpu); }
+
+TEST(AllBackends, RandomizedGpu) {
+  RB_REQUIRE_GPU();
+  randomized(Side::gpu);
+}
+
+// Input files holding NaN or infinities: the reference is NaN or +-Inf and every backend must give
+// the same kind (any NaN, or +Inf with -Inf, gives NaN).
+void non_finite(Side side) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<std::pair<const char*, std::vector<std::pair<std::int64_t, float>>>> cases = {
+      {"nan", {{4000, nan}}}, {"pos_inf", {{17, inf}}}, {"neg_inf", {{4098, -inf}}}, {"both_inf", {{3, inf}, {5000, -inf}}}};
+  for (const auto& [label, planted] : cases) {
+    auto x = rb::test::random_signed(8193, 5);
+    for (const auto& [i, v] : planted) x[static_cast<std::size_t>(i)] = v;
+    const auto path = std::filesystem::temp_directory_path() / ("rb_nonfinite_" + std::string(label) + ".bin");
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size() * 4));
+    Options o = rb::test::small_options({4097, 8193});
+    o.input_path = path.string();
+    std::vector<std::string> failures;
+    run_all(side, o, failures);
+    for (const auto& f : failures) ADD_FAILURE() << label << ": " << f;
+    std::filesystem::remove(path);
+  }
+}
+
+TEST(AllBackends, NonFiniteInputCpu) { non_finite(Side::cpu); }
+
+TEST(AllBackends, NonFiniteInputGpu) {
+  RB_REQUIRE_GPU();
+  non_finite(Side::gpu);
+}
+
+}  // namespace
