@@ -293,7 +293,8 @@ def make_charts(sweep, modes, selected, out_dir, notes):
             continue
         sizes = sweep.sizes(mode)
         mode_text = "cold (L2 flushed before each sample)" if mode == "cold" else "hot (cache-resident)"
-        subtitle = "{}, {}, median of {}".format(gpu, mode_text, reps)
+        subtitle = "{}, {}, {}".format(gpu, mode_text, "median of " + reps if reps != "1 repetition"
+                                        else "one run each (no repetitions)")
 
         # (a) bandwidth
         fig, ax = plt.subplots(figsize=(9, 5.5))

@@ -4,7 +4,9 @@ Written by the tests at run time (into a temporary directory), so each test stat
 it depends on. Both JSON dialects are produced:
   1.7.1 (Debian 12, CI): errors as error_occurred/error_message;
   1.8.3 (the GPU box):  the same for SkipWithError, plus skipped/skip_message for
-                        SkipWithMessage, and a library_version in the context.
+                        SkipWithMessage.
+Checked against reduce_bench's own output: 1.7.1 from a local CPU run, 1.8.3 from the H200
+runs in results/h200/early/ (same row keys, aggregate_unit on aggregates in both).
 """
 import json
 import random
@@ -91,8 +93,6 @@ def rows_for(name, n, times, version="1.7.1", error=None, skip=None, aggregates=
 
 def sweep(rows, context=None, version="1.7.1"):
     ctx = dict(H200_CONTEXT if context is None else context)
-    if version.startswith("1.8"):
-        ctx["library_version"] = "v" + version
     return {"context": ctx, "benchmarks": rows}
 
 

@@ -260,6 +260,17 @@ class Errors(Case):
         out = self.assertExit(0, self.regress(b, n))
         self.assertIn("skipped in NEW", out)
 
+    def test_error_in_a_benchmark_new_in_new_fails(self):
+        b, _ = self.docs()
+        rows = fx.rows_for(fx.bench_name("cub", 1 << 20, "cold"), 1 << 20, [7.2] * 5)
+        rows += fx.rows_for(self.NAME, 1 << 20, [6.0] * 5)
+        rows += fx.rows_for(fx.bench_name("triton/onepass", 1 << 20, "cold"), 1 << 20, [5.0] * 5,
+                            error="sum off the reference")
+        n = self.file("n2.json", fx.sweep(rows))
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("triton/onepass/1048576/cold/manual_time (error: sum off the reference)", out)
+        self.assertIn("NEW ERROR (not in BASE)", out)
+
     def test_skip_with_message_1_8(self):
         b, n = self.docs(version="1.8.3", new_skip="not supported on this device")
         out = self.assertExit(0, self.regress(b, n))
