@@ -1,0 +1,149 @@
+"""Reading reduce_bench's Google Benchmark JSON (1.7.x and 1.8.x). Standard library only.
+
+Shared by scripts/regress and scripts/plot.py. What the two library versions write:
+  - one row per repetition (run_type "iteration"), then, with --benchmark_repetitions > 1,
+    aggregate rows (run_type "aggregate", aggregate_name mean/median/stddev/cv; cv has
+    aggregate_unit "percentage" and is a ratio, not a time);
+  - SkipWithError: error_occurred: true, error_message (both versions);
+  - SkipWithMessage (1.8 only): skipped: true, skip_message;
+  - time_unit per row; reduce_bench uses us, but any of ns/us/ms/s is converted here;
+  - NaN/Infinity as bare tokens (rel_err of a cv row), which Python's json accepts.
+"""
+import json
+import math
+import re
+
+TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+# <backend>/<n>/<cold|hot>/manual_time; the backend may itself contain slashes (cuda/onepass).
+NAME_RE = re.compile(r"^(?P<backend>.+)/(?P<n>\d+)/(?P<mode>cold|hot)(?:/manual_time)?$")
+
+
+class BadInput(Exception):
+    """A file the tools cannot use: missing, not JSON, not Google Benchmark output."""
+
+
+class Bench:
+    """Everything the loaded files say about one benchmark name."""
+
+    def __init__(self, name):
+        self.name = name
+        self.samples = []      # per-repetition times, us
+        self.bps = []          # per-repetition bytes_per_second, where reported
+        self.aggregates = {}   # aggregate_name -> [time in us, one per file]
+        self.aggregates_bps = {}
+        self.errors = []       # SkipWithError messages (failed verification, backend error)
+        self.skips = []        # skips: 1.8 SkipWithMessage, reduce_bench's "skipped: ..." errors
+
+    def times(self):
+        """(times in us, source): the repetition rows; else the median (or mean) aggregate."""
+        if self.samples:
+            return self.samples, "reps"
+        for agg in ("median", "mean"):
+            if agg in self.aggregates:
+                return self.aggregates[agg], "aggregate " + agg
+        return [], "none"
+
+    def bytes_per_second(self):
+        """bytes_per_second values matching times(): per repetition, else the aggregate's."""
+        if self.samples:
+            return self.bps
+        for agg in ("median", "mean"):
+            if agg in self.aggregates:
+                return self.aggregates_bps.get(agg, [])
+        return []
+
+    def merge(self, other):
+        self.samples += other.samples
+        self.bps += other.bps
+        for k, v in other.aggregates.items():
+            self.aggregates.setdefault(k, []).extend(v)
+        for k, v in other.aggregates_bps.items():
+            self.aggregates_bps.setdefault(k, []).extend(v)
+        self.errors += other.errors
+        self.skips += other.skips
+
+
+def parse_name(name):
+    """(backend, n, mode) for reduce_bench's name grammar, or None."""
+    m = NAME_RE.match(name)
+    if not m:
+        return None
+    return m.group("backend"), int(m.group("n")), m.group("mode")
+
+
+def _base_name(row):
+    if isinstance(row.get("run_name"), str):
+        return row["run_name"]
+    name = row["name"]
+    if row.get("run_type") == "aggregate":
+        # Files older than 1.5 have no run_name: name = run_name + "_" + aggregate_name.
+        suffix = "_" + str(row.get("aggregate_name", ""))
+        return name[: -len(suffix)] if name.endswith(suffix) else name
+    return name
+
+
+def is_reduce_bench_skip(message):
+    """reduce_bench reports a case that cannot run here (n larger than memory, or than the
+    --input file) through SkipWithError with this prefix; its exit status treats it as a skip."""
+    return message.startswith("skipped:")
+
+
+def _number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def load(path, metric="real_time"):
+    """Returns (context dict, {name: Bench} in file order). Raises BadInput."""
+    try:
+        with open(path, "r", encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise BadInput("{}: cannot read: {}".format(path, e.strerror or e))
+    except UnicodeDecodeError as e:
+        raise BadInput("{}: not JSON (not UTF-8 text: {})".format(path, e))
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise BadInput("{}: not JSON ({})".format(path, e))
+    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
+        raise BadInput("{}: no \"benchmarks\" list: not a Google Benchmark JSON file "
+                       "(write one with --benchmark_out=FILE --benchmark_out_format=json)".format(path))
+    context = data.get("context") if isinstance(data.get("context"), dict) else {}
+    benches = {}
+    for i, row in enumerate(data["benchmarks"]):
+        if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+            raise BadInput("{}: benchmarks[{}] has no name".format(path, i))
+        key = _base_name(row)
+        bench = benches.setdefault(key, Bench(key))
+        # Error and skip rows carry a time (often of 0 iterations) that is not a measurement.
+        if row.get("error_occurred"):
+            message = str(row.get("error_message", ""))
+            (bench.skips if is_reduce_bench_skip(message) else bench.errors).append(message)
+            continue
+        if row.get("skipped"):
+            bench.skips.append(str(row.get("skip_message", "")))
+            continue
+        run_type = row.get("run_type", "aggregate" if "aggregate_name" in row else "iteration")
+        if run_type == "aggregate" and row.get("aggregate_unit", "time") != "time":
+            continue  # cv: a ratio
+        if run_type == "aggregate" and metric not in row:
+            continue  # BigO / RMS rows of complexity benchmarks
+        value = row.get(metric)
+        unit = row.get("time_unit", "ns")
+        if not _number(value) or value < 0:
+            raise BadInput("{}: {}: {} is {!r}, not a time".format(path, row["name"], metric, value))
+        if unit not in TO_US:
+            raise BadInput("{}: {}: unknown time_unit {!r}".format(path, row["name"], unit))
+        value *= TO_US[unit]
+        bps = row.get("bytes_per_second")
+        if run_type == "aggregate":
+            agg = str(row.get("aggregate_name"))
+            bench.aggregates.setdefault(agg, []).append(value)
+            if _number(bps):
+                bench.aggregates_bps.setdefault(agg, []).append(float(bps))
+        else:
+            bench.samples.append(value)
+            if _number(bps):
+                bench.bps.append(float(bps))
+    return context, benches

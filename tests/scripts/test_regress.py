@@ -1,0 +1,374 @@
+"""scripts/regress: exit status and verdicts on small synthetic sweeps.
+
+Run one class:  python3 test_regress.py Slowdown   (CTest runs each class as its own test)
+scripts/regress runs through its shebang, i.e. the python3 on PATH: on CI that interpreter has
+no numpy or scipy, so these tests also prove the gate needs nothing beyond the standard library.
+"""
+import importlib.machinery
+import importlib.util
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import fixtures as fx  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+REGRESS = os.path.join(ROOT, "scripts", "regress")
+
+
+def load_regress_module():
+    loader = importlib.machinery.SourceFileLoader("regress", REGRESS)
+    spec = importlib.util.spec_from_loader("regress", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+class Case(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="regress_test_")
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def file(self, name, doc):
+        return fx.write(os.path.join(self.dir, name), doc)
+
+    def regress(self, *args):
+        p = subprocess.run([REGRESS] + list(args), capture_output=True, text=True)
+        return p.returncode, p.stdout + p.stderr
+
+    def one_bench(self, name, base_times, new_times, version="1.7.1", **kw):
+        n = 1 << 24
+        b = self.file("base.json", fx.sweep(fx.rows_for(name, n, base_times, version, **kw), version=version))
+        nw = self.file("new.json", fx.sweep(fx.rows_for(name, n, new_times, version, **kw), version=version))
+        return b, nw
+
+    def assertExit(self, expected, result):
+        code, out = result
+        self.assertEqual(code, expected, out)
+        return out
+
+
+class Identical(Case):
+    def test_same_file(self):
+        f = self.file("a.json", fx.gpu_sweep(reps=5))
+        out = self.assertExit(0, self.regress(f, f))
+        self.assertIn("regress: OK", out)
+        self.assertNotIn("SLOWER", out)
+
+    def test_same_data_two_files_both_versions(self):
+        for version in ("1.7.1", "1.8.3"):
+            a = self.file("a.json", fx.gpu_sweep(version=version, reps=10, seed=3))
+            b = self.file("b.json", fx.gpu_sweep(version=version, reps=10, seed=3))
+            self.assertExit(0, self.regress(a, b))
+
+
+class Slowdown(Case):
+    def test_ten_percent_slower_fails(self):
+        base = self.file("base.json", fx.gpu_sweep(reps=10, seed=1))
+        new = self.file("new.json", fx.gpu_sweep(reps=10, seed=2, scale={"cuda/onepass": 1.10}))
+        out = self.assertExit(1, self.regress(base, new))
+        self.assertIn("regress: FAIL", out)
+        slower = [l for l in out.splitlines() if "| SLOWER" in l]
+        self.assertEqual(len(slower), len(fx.SIZES) * 2, out)  # every cold and hot onepass row
+        self.assertTrue(all("cuda/onepass/" in l for l in slower), out)
+
+    def test_one_benchmark_slower_among_many(self):
+        base = fx.gpu_sweep(reps=10, seed=1)
+        new = fx.gpu_sweep(reps=10, seed=2)
+        target = fx.bench_name("cub", 1 << 22, "cold")
+        for r in new["benchmarks"]:
+            if r["run_name"] == target:
+                r["real_time"] *= 1.10
+        out = self.assertExit(1, self.regress(self.file("b.json", base), self.file("n.json", new)))
+        self.assertIn("FAIL: 1 benchmark(s): " + target, out)
+
+    def test_1_8_dialect(self):
+        base = self.file("base.json", fx.gpu_sweep(version="1.8.3", reps=10, seed=1))
+        new = self.file("new.json", fx.gpu_sweep(version="1.8.3", reps=10, seed=2, scale={"cub": 1.10}))
+        self.assertExit(1, self.regress(base, new))
+
+    def test_threshold_option(self):
+        base = self.file("base.json", fx.gpu_sweep(reps=10, seed=1))
+        new = self.file("new.json", fx.gpu_sweep(reps=10, seed=2, scale={"cub": 1.10}))
+        self.assertExit(0, self.regress(base, new, "--threshold", "15"))
+        self.assertExit(1, self.regress(base, new, "--threshold=8"))
+
+    def test_alpha_option(self):
+        # Two overlapping 10-rep samples, median +8.4%: exact one-sided p = 0.0144.
+        base = [10.0 + 0.3 * i for i in range(10)]
+        b, n = self.one_bench("cub/1024/cold/manual_time", base, [x + 0.95 for x in base])
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("| 0.0144 |", out)
+        out = self.assertExit(0, self.regress(b, n, "--alpha", "0.01"))
+        self.assertIn("slower (not significant)", out)
+
+    def test_filter_option(self):
+        base = self.file("base.json", fx.gpu_sweep(reps=10, seed=1))
+        new = self.file("new.json", fx.gpu_sweep(reps=10, seed=2, scale={"cub": 1.10}))
+        self.assertExit(0, self.regress(base, new, "--filter", "^cuda/"))
+        self.assertExit(1, self.regress(base, new, "--filter", "^cub/"))
+
+
+class Speedup(Case):
+    def test_ten_percent_faster_passes(self):
+        base = self.file("base.json", fx.gpu_sweep(reps=10, seed=1))
+        new = self.file("new.json", fx.gpu_sweep(reps=10, seed=2, scale={"cuda/onepass": 0.90}))
+        out = self.assertExit(0, self.regress(base, new))
+        self.assertEqual(sum(1 for l in out.splitlines() if "| faster" in l), len(fx.SIZES) * 2, out)
+
+
+class Noise(Case):
+    def test_one_percent_noise_passes(self):
+        # Independent +-1% noise on both sides, 10 repetitions, several seeds: never a failure.
+        for seed in range(5):
+            base = self.file("base.json", fx.gpu_sweep(reps=10, seed=100 + seed, rel_noise=0.01))
+            new = self.file("new.json", fx.gpu_sweep(reps=10, seed=200 + seed, rel_noise=0.01))
+            out = self.assertExit(0, self.regress(base, new))
+            self.assertNotIn("SLOWER", out)
+
+    def test_small_but_significant_change_passes(self):
+        # 3% slower with tiny noise: significant, but under the 5% threshold.
+        b, n = self.one_bench("cub/4096/hot/manual_time", fx.noisy(10.0, 10, 0.001, random.Random(1)),
+                              fx.noisy(10.3, 10, 0.001, random.Random(2)))
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("| same", out)
+
+    def test_big_but_insignificant_change_passes(self):
+        # Median 8% slower but the samples overlap heavily: not significant, not a failure.
+        base = [10.0, 14.0, 9.0, 15.0, 10.5, 13.0, 9.5, 10.2, 14.5, 9.8]
+        new = [9.1, 15.5, 10.9, 9.4, 16.0, 10.4, 14.8, 11.0, 9.2, 15.0]
+        b, n = self.one_bench("cub/4096/hot/manual_time", base, new)
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("slower (not significant)", out)
+
+
+class FewRepetitions(Case):
+    def test_single_repetition_uses_threshold(self):
+        b, n = self.one_bench("cub/1024/cold/manual_time", [10.0], [11.0])
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("threshold only (< 2 repetitions)", out)
+        b, n = self.one_bench("cub/1024/cold/manual_time", [10.0], [10.3])
+        self.assertExit(0, self.regress(b, n))
+
+    def test_one_side_single(self):
+        b, n = self.one_bench("cub/1024/cold/manual_time", [10.0, 10.1, 9.9, 10.0, 10.0], [10.0])
+        # 5 reps vs 1: still threshold only, median 10.0 vs 10.0.
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("threshold only", out)
+
+    def test_three_reps_cannot_reach_alpha(self):
+        # 3 vs 3: the smallest one-sided p is 1/20 = 0.05, not < 0.05: threshold only, and said so.
+        b, n = self.one_bench("cub/1024/cold/manual_time", [10.0, 10.1, 9.9], [11.0, 11.1, 10.9])
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("threshold only (U test min p 0.05 >= alpha)", out)
+
+    def test_aggregates_only_file(self):
+        # --benchmark_report_aggregates_only: no repetition rows, the median aggregate is used.
+        b, n = self.one_bench("cub/1024/cold/manual_time", [10.0, 10.1, 9.9], [11.0, 11.1, 10.9],
+                              aggregates_only=True)
+        with open(b) as f:
+            self.assertFalse(any(r["run_type"] == "iteration" for r in json.load(f)["benchmarks"]))
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("threshold only (aggregates, no repetition rows)", out)
+
+
+class Malformed(Case):
+    def test_missing_file(self):
+        f = self.file("a.json", fx.gpu_sweep(reps=2))
+        out = self.assertExit(2, self.regress(f, os.path.join(self.dir, "nope.json")))
+        self.assertIn("cannot read", out)
+
+    def test_not_json(self):
+        f = self.file("a.json", fx.gpu_sweep(reps=2))
+        bad = os.path.join(self.dir, "bad.json")
+        with open(bad, "w") as fh:
+            fh.write("Benchmark  Time  CPU\n-----\ncub/1024 4 us\n")  # console output, not JSON
+        out = self.assertExit(2, self.regress(f, bad))
+        self.assertIn("not JSON", out)
+
+    def test_truncated_json(self):
+        f = self.file("a.json", fx.gpu_sweep(reps=2))
+        bad = os.path.join(self.dir, "cut.json")
+        with open(f) as src, open(bad, "w") as dst:
+            dst.write(src.read()[:500])
+        self.assertExit(2, self.regress(f, bad))
+
+    def test_json_without_benchmarks(self):
+        f = self.file("a.json", fx.gpu_sweep(reps=2))
+        other = self.file("o.json", {"results": []})
+        out = self.assertExit(2, self.regress(other, f))
+        self.assertIn("no \"benchmarks\" list", out)
+
+    def test_no_common_benchmarks(self):
+        a = self.file("a.json", fx.gpu_sweep(reps=2, backends=["cub"], cpu=False))
+        b = self.file("b.json", fx.gpu_sweep(reps=2, backends=["thrust"], cpu=False))
+        out = self.assertExit(2, self.regress(a, b))
+        self.assertIn("no benchmark name is in both files", out)
+
+    def test_bad_time_value(self):
+        doc = fx.gpu_sweep(reps=2, backends=["cub"], cpu=False)
+        doc["benchmarks"][0]["real_time"] = "fast"
+        a = self.file("a.json", doc)
+        out = self.assertExit(2, self.regress(a, a))
+        self.assertIn("not a time", out)
+
+    def test_bad_usage(self):
+        f = self.file("a.json", fx.gpu_sweep(reps=2))
+        self.assertExit(2, self.regress(f))  # argparse: missing NEW
+        self.assertExit(2, self.regress(f, f, "--alpha", "2"))
+
+
+class Errors(Case):
+    NAME = "cuda/onepass/1048576/cold/manual_time"
+
+    def docs(self, base_error=None, new_error=None, version="1.7.1", new_skip=None):
+        def doc(error, skip=None):
+            rows = fx.rows_for(fx.bench_name("cub", 1 << 20, "cold"), 1 << 20, [7.2] * 5, version)
+            rows += fx.rows_for(self.NAME, 1 << 20, [6.0, 6.1, 5.9, 6.0, 6.05], version, error=error, skip=skip)
+            return fx.sweep(rows, version=version)
+        return self.file("b.json", doc(base_error)), self.file("n.json", doc(new_error, new_skip))
+
+    def test_new_error_fails(self):
+        for version in ("1.7.1", "1.8.3"):
+            b, n = self.docs(new_error="sum 1.2 is off the reference 1.0 by 0.2 > tolerance", version=version)
+            out = self.assertExit(1, self.regress(b, n))
+            self.assertIn("NEW ERROR", out)
+            self.assertIn("off the reference", out)
+
+    def test_error_on_both_sides_is_reported_not_failed(self):
+        b, n = self.docs(base_error="cudaErrorIllegalAddress", new_error="cudaErrorIllegalAddress")
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("ERROR (also in BASE)", out)
+
+    def test_fixed_error_passes(self):
+        b, n = self.docs(base_error="verification failed")
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("fixed (BASE had an error)", out)
+
+    def test_reduce_bench_skip_is_not_a_failure(self):
+        b, n = self.docs(new_error="skipped: n = 2147483648 needs 8.6 GB of host memory, 4.0 GB available")
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("skipped in NEW", out)
+
+    def test_error_in_a_benchmark_new_in_new_fails(self):
+        b, _ = self.docs()
+        rows = fx.rows_for(fx.bench_name("cub", 1 << 20, "cold"), 1 << 20, [7.2] * 5)
+        rows += fx.rows_for(self.NAME, 1 << 20, [6.0] * 5)
+        rows += fx.rows_for(fx.bench_name("triton/onepass", 1 << 20, "cold"), 1 << 20, [5.0] * 5,
+                            error="sum off the reference")
+        n = self.file("n2.json", fx.sweep(rows))
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("triton/onepass/1048576/cold/manual_time (error: sum off the reference)", out)
+        self.assertIn("NEW ERROR (not in BASE)", out)
+
+    def test_skip_with_message_1_8(self):
+        b, n = self.docs(version="1.8.3", new_skip="not supported on this device")
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("skipped in NEW", out)
+
+
+class OneSided(Case):
+    def test_benchmarks_on_one_side_are_listed(self):
+        a = self.file("a.json", fx.gpu_sweep(reps=5, backends=["cub", "thrust"], cpu=False, seed=1))
+        b = self.file("b.json", fx.gpu_sweep(reps=5, backends=["cub", "cuda/onepass"], cpu=False, seed=2))
+        out = self.assertExit(0, self.regress(a, b))
+        self.assertIn("{} only in BASE (not compared)".format(2 * len(fx.SIZES)), out)
+        self.assertIn("{} only in NEW (not compared)".format(2 * len(fx.SIZES)), out)
+        self.assertIn("  thrust/1024/cold/manual_time", out)
+
+
+class Units(Case):
+    def test_time_units_are_converted(self):
+        name = "cub/1024/cold/manual_time"
+        base = fx.rows_for(name, 1024, [5.0, 5.1, 4.9, 5.0, 5.0])
+        new = fx.rows_for(name, 1024, [5000.0, 5100.0, 4900.0, 5000.0, 5000.0])
+        for r in new:
+            r["time_unit"] = "ns"
+        out = self.assertExit(0, self.regress(self.file("b.json", fx.sweep(base)), self.file("n.json", fx.sweep(new))))
+        self.assertIn("+0.00%", out)
+
+
+class MannWhitney(unittest.TestCase):
+    """The U test itself, against values worked out by hand."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.r = load_regress_module()
+
+    def test_complete_separation_exact(self):
+        t = self.r.mann_whitney([1, 2, 3], [4, 5, 6])
+        self.assertEqual(t["method"], "exact")
+        self.assertEqual(t["u"], 9)
+        self.assertAlmostEqual(t["p_greater"], 1 / 20)
+        self.assertAlmostEqual(t["p_less"], 1.0)
+
+    def test_small_exact_by_enumeration(self):
+        # x = [1, 4], y = [2, 3, 5]: U_y = #(y > x) = (2>1)+(3>1)+(5>1)+(5>4) = 4. Of the C(5,2) = 10
+        # orderings, U_y >= 4 in those with U in {4, 5, 6}: counts of U for m=2, n=3 are
+        # 1,1,2,2,2,1,1 (u = 0..6), so P(U >= 4) = (2 + 1 + 1) / 10.
+        t = self.r.mann_whitney([1, 4], [2, 3, 5])
+        self.assertEqual(t["u"], 4)
+        self.assertAlmostEqual(t["p_greater"], 0.4)
+        self.assertAlmostEqual(t["p_less"], (1 + 1 + 2 + 2 + 2) / 10)
+        self.assertEqual(self.r._u_counts(2, 3), (1, 1, 2, 2, 2, 1, 1))
+
+    def test_counts_sum_to_binomial(self):
+        for m in range(1, 9):
+            for n in range(1, 9):
+                c = self.r._u_counts(m, n)
+                self.assertEqual(sum(c), math.comb(m + n, m))
+                self.assertEqual(list(c), list(reversed(c)))  # symmetric about mn/2
+
+    def test_direction_symmetry(self):
+        rng = random.Random(5)
+        for _ in range(20):
+            x = [rng.random() for _ in range(rng.randint(2, 12))]
+            y = [rng.random() + 0.1 for _ in range(rng.randint(2, 12))]
+            a, b = self.r.mann_whitney(x, y), self.r.mann_whitney(y, x)
+            self.assertAlmostEqual(a["p_greater"], b["p_less"])
+            self.assertAlmostEqual(a["p_less"], b["p_greater"])
+
+    def test_ties_use_corrected_normal(self):
+        # x = [1, 2, 2], y = [2, 3, 3]: ranks 1, 3, 3, 3, 5.5, 5.5 -> R_y = 14, U_y = 14 - 6 = 8.
+        # Ties: t = 3 and t = 2: sum(t^3 - t) = 24 + 6 = 30. var = 9/12 * (7 - 30/30) = 4.5.
+        # p_greater = P(Z >= (8 - 4.5 - 0.5) / sqrt(4.5)).
+        t = self.r.mann_whitney([1, 2, 2], [2, 3, 3])
+        self.assertEqual(t["method"], "normal")
+        self.assertAlmostEqual(t["u"], 8)
+        z = 3.0 / math.sqrt(4.5)
+        self.assertAlmostEqual(t["p_greater"], 0.5 * math.erfc(z / math.sqrt(2)))
+
+    def test_all_equal(self):
+        t = self.r.mann_whitney([5.0] * 4, [5.0] * 4)
+        self.assertEqual((t["p_greater"], t["p_less"]), (1.0, 1.0))
+
+    def test_large_samples_use_normal(self):
+        t = self.r.mann_whitney(list(range(60)), [v + 0.5 for v in range(60)])
+        self.assertEqual(t["method"], "normal")
+        self.assertGreater(t["p_greater"], 0.1)
+
+    def test_min_p(self):
+        self.assertAlmostEqual(self.r.min_one_sided_p(2, 2), 1 / 6)
+        self.assertAlmostEqual(self.r.min_one_sided_p(5, 5), 1 / 252)
+
+
+class StdlibOnly(Case):
+    def test_runs_without_site_packages(self):
+        # -S -I: no site-packages, no user site, no PYTHONPATH: only the standard library.
+        f = self.file("a.json", fx.gpu_sweep(reps=5))
+        p = subprocess.run([sys.executable, "-S", "-I", REGRESS, f, f], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
