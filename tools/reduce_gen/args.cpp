@@ -104,11 +104,11 @@ Writes N raw little-endian float32 values to OUT.bin, the format reduce_bench --
   -n N        number of values, in reduce_bench's --sizes forms: 1000, 1e9, 2^30, 1G, 4Gi
   --seed S    unsigned 64-bit seed (default 42, reduce_bench's default)
   --dist D    uniform   signed, [-1, 1) on a 2^-23 grid (default)
-              normal    standard normal, N(0, 1) (reduce_gen only: no reduce_bench --dist)
+              normal    approximately N(0, 1): Irwin-Hall of four uniforms, |x| <= 2 sqrt(3)
               harmonic  x[i] = 1/(i+1); ignores --seed
   -q          no progress line
-A uniform or harmonic file equals reduce_bench's own --dist=uniform --seed=S (or --dist=harmonic)
-input bitwise, and the first k values of any file do not depend on N.
+A file equals reduce_bench's own --dist=D --seed=S input bitwise, and the first k values of any
+file do not depend on N.
 Exit status: 0 written, 1 the file could not be written, 2 bad arguments.
 )";
 }

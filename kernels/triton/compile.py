@@ -1,0 +1,62 @@
+"""Compiles the kernels of sum.py to cubins for the C++ launcher (called through pybind11).
+
+Run directly to check that every kernel compiles for a compute capability:
+    python3 kernels/triton/compile.py [--cc 90]
+"""
+import importlib.util
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _kernels():
+    spec = importlib.util.spec_from_file_location("rb_triton_sum", os.path.join(_HERE, "sum.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # Triton reads the kernels' source from this real file
+    return module
+
+
+def compile_kernel(name, constexprs, num_warps, aligned, cc):
+    """Returns {cubin, name, shared, num_warps, global_scratch, profile_scratch} for one kernel."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+
+    module = _kernels()
+    fn = getattr(module, name)
+    signature = module.SIGNATURES[name]
+    names = list(signature)
+    attrs = {}
+    if aligned:
+        for arg in module.ALIGNABLE[name]:
+            attrs[(names.index(arg),)] = [["tt.divisibility", 16]]
+    src = triton.compiler.ASTSource(fn=fn, signature=dict(signature), constexprs=dict(constexprs), attrs=attrs)
+    compiled = triton.compile(src, target=GPUTarget("cuda", int(cc), 32), options={"num_warps": int(num_warps)})
+    md = compiled.metadata
+    return {
+        "cubin": compiled.asm["cubin"],
+        "name": compiled.name,
+        "shared": int(getattr(md, "shared", 0)),
+        "num_warps": int(getattr(md, "num_warps", num_warps)),
+        "global_scratch": int(getattr(md, "global_scratch_size", 0) or 0),
+        "profile_scratch": int(getattr(md, "profile_scratch_size", 0) or 0),
+    }
+
+
+def triton_version():
+    import triton
+
+    return triton.__version__
+
+
+if __name__ == "__main__":
+    cc = int(sys.argv[sys.argv.index("--cc") + 1]) if "--cc" in sys.argv else 90
+    for kernel, consts in [
+        ("partials_kernel", {"BLOCK": 4096}),
+        ("finish_kernel", {"BLOCK": 1024}),
+        ("onepass_kernel", {"BLOCK": 8192, "MAX_PROGS": 2048}),
+    ]:
+        for aligned in (True, False):
+            r = compile_kernel(kernel, consts, 8, aligned and bool(_kernels().ALIGNABLE[kernel]), cc)
+            print(f"{kernel} aligned={aligned}: {r['name']} cubin {len(r['cubin'])} B, shared {r['shared']} B, "
+                  f"scratch {r['global_scratch']}/{r['profile_scratch']}")

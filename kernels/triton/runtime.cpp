@@ -1,0 +1,109 @@
+#include "kernels/triton/runtime.hpp"
+
+#include <pybind11/embed.h>
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <sstream>
+
+#include "kernels/cuda/error.cuh"
+
+namespace py = pybind11;
+
+namespace rb::triton {
+namespace {
+
+std::string kernel_dir() {
+  if (const char* env = std::getenv("RB_TRITON_KERNEL_DIR")) return env;
+  return RB_TRITON_KERNEL_DIR;  // kernels/triton in the source tree, set by CMake
+}
+
+// The interpreter lives until the process exits: finalizing Python with triton loaded is not
+// safe, and nothing needs it gone. sys.path gets the configure-time interpreter's entries so an
+// embedded interpreter finds a virtual environment's packages (torch, triton).
+void ensure_interpreter() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    if (!Py_IsInitialized()) py::initialize_interpreter();
+    py::module_ sys = py::module_::import("sys");
+    py::list path = sys.attr("path");
+    std::stringstream configured(RB_PYTHON_SYS_PATH);
+    std::string entry;
+    std::vector<std::string> extra;
+    while (std::getline(configured, entry, ':')) {
+      if (!entry.empty()) extra.push_back(entry);
+    }
+    extra.push_back(kernel_dir());
+    for (auto it = extra.rbegin(); it != extra.rend(); ++it) {
+      if (!path.contains(*it)) path.insert(0, *it);
+    }
+  });
+}
+
+std::string describe(const py::error_already_set& e) { return e.what(); }
+
+}  // namespace
+
+std::string unavailable_reason() {
+  try {
+    ensure_interpreter();
+    py::object spec = py::module_::import("importlib.util").attr("find_spec")("triton");
+    if (spec.is_none()) return "the embedded Python " RB_PYTHON_VERSION " finds no 'triton' module";
+    return {};
+  } catch (const py::error_already_set& e) {
+    return "embedded Python failed: " + describe(e);
+  } catch (const std::exception& e) {
+    return std::string("embedded Python failed: ") + e.what();
+  }
+}
+
+const Kernel& compile(const std::string& kernel, const std::map<std::string, int>& constexprs, int num_warps,
+                      bool aligned) {
+  static std::map<std::string, std::unique_ptr<Kernel>> cache;
+  std::string key = kernel + "/w" + std::to_string(num_warps) + (aligned ? "/a16" : "/a4");
+  for (const auto& [k, v] : constexprs) key += "/" + k + "=" + std::to_string(v);
+  if (const auto it = cache.find(key); it != cache.end()) return *it->second;
+
+  int device = 0, major = 0, minor = 0;
+  RB_CUDA_CHECK(cudaGetDevice(&device));
+  RB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  RB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+
+  py::dict result;
+  try {
+    ensure_interpreter();
+    py::dict consts;
+    for (const auto& [k, v] : constexprs) consts[py::str(k)] = v;
+    result = py::module_::import("compile").attr("compile_kernel")(kernel, consts, num_warps, aligned, major * 10 + minor);
+  } catch (const py::error_already_set& e) {
+    throw Unavailable("triton could not compile " + key + ": " + describe(e));
+  }
+  if (result["global_scratch"].cast<long>() != 0 || result["profile_scratch"].cast<long>() != 0) {
+    throw Unavailable("triton kernel " + key + " asks for global/profile scratch, which this launcher does not provide");
+  }
+  auto k = std::make_unique<Kernel>();
+  const std::string cubin = result["cubin"].cast<py::bytes>();
+  k->name = result["name"].cast<std::string>();
+  k->threads = 32u * result["num_warps"].cast<unsigned>();
+  k->shared = result["shared"].cast<unsigned>();
+  cudaLibrary_t lib = nullptr;  // kept loaded for the life of the process, like the cache entry
+  RB_CUDA_CHECK(cudaLibraryLoadData(&lib, cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+  RB_CUDA_CHECK(cudaLibraryGetKernel(&k->fn, lib, k->name.c_str()));
+  if (k->shared > 48 * 1024) {
+    RB_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(k->fn),
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(k->shared)));
+  }
+  return *(cache[key] = std::move(k));
+}
+
+void launch(const Kernel& k, unsigned grid, std::vector<void*> args, cudaStream_t stream) {
+  void* global_scratch = nullptr;
+  void* profile_scratch = nullptr;
+  args.push_back(&global_scratch);
+  args.push_back(&profile_scratch);
+  RB_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(k.fn), dim3(grid), dim3(k.threads), args.data(),
+                                 k.shared, stream));
+}
+
+}  // namespace rb::triton

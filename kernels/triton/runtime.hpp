@@ -1,0 +1,42 @@
+#pragma once
+// The C++ side of the Triton kernels: compile kernels/triton/sum.py through an embedded Python
+// interpreter (pybind11) once, at set-up, then load the cubins with the CUDA runtime's library API
+// and launch them like any kernel. Nothing here runs Python in a timed region.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rb::triton {
+
+// Python, pybind11 or triton is missing, or a kernel failed to compile: what() says which.
+struct Unavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Empty when `import triton` would work in the embedded interpreter; otherwise why not.
+// Cheap: starts the interpreter and asks importlib.util.find_spec, without importing triton.
+std::string unavailable_reason();
+
+struct Kernel {
+  cudaKernel_t fn = nullptr;
+  std::string name;
+  unsigned threads = 0;  // 32 x num_warps
+  unsigned shared = 0;   // dynamic shared memory, bytes
+};
+
+// kernels/triton/sum.py:<kernel> with the given constexprs for the current device; `aligned`
+// declares the kernel's input pointer 16-byte aligned (ALIGNABLE in sum.py) so loads vectorize.
+// Compiled once per configuration and cached for the life of the process. Throws Unavailable.
+const Kernel& compile(const std::string& kernel, const std::map<std::string, int>& constexprs, int num_warps,
+                      bool aligned);
+
+// Launches with `args` (pointers to the argument values, in SIGNATURES order) plus Triton's two
+// trailing scratch pointers, passed as null. Checked.
+void launch(const Kernel& k, unsigned grid, std::vector<void*> args, cudaStream_t stream);
+
+}  // namespace rb::triton

@@ -1,0 +1,81 @@
+"""Triton sum-reduction kernels for reduce-bench.
+
+Compiled at start-up by the C++ side (kernels/triton/compile.py through the embedded interpreter)
+and launched from C++ with the CUDA runtime's library API: no Python runs in the timed region.
+
+  two_pass   the seed study's design: one program per BLOCK-sized tile writes a partial sum, then
+             a second launch (one program) reduces the partials.
+  onepass    a persistent grid (programs = SMs x PROGS_PER_SM, sized to the work at small n):
+             each program strides over full tiles with unmasked loads (one masked tail tile),
+             reduces its vector accumulator, stores a partial, and takes a ticket from an integer
+             counter; the program that draws the last ticket reduces all partials in a fixed order
+             and resets the counter. One launch, no float atomics, bitwise reproducible.
+"""
+import triton
+import triton.language as tl
+
+# Triton's ABI for each kernel: the C++ launcher passes exactly these arguments, in this order
+# (constexpr entries are compiled in, not passed), followed by Triton's two trailing scratch
+# pointers (global and profile scratch; null when the metadata asks for none).
+SIGNATURES = {
+    "partials_kernel": {"x_ptr": "*fp32", "partials_ptr": "*fp32", "n": "i64", "BLOCK": "constexpr"},
+    "finish_kernel": {"partials_ptr": "*fp32", "out_ptr": "*fp32", "m": "i64", "BLOCK": "constexpr"},
+    "onepass_kernel": {
+        "x_ptr": "*fp32",
+        "partials_ptr": "*fp32",
+        "counter_ptr": "*i32",
+        "out_ptr": "*fp32",
+        "n": "i64",
+        "BLOCK": "constexpr",
+        "MAX_PROGS": "constexpr",
+    },
+}
+
+# Arguments that may be declared 16-byte aligned (tt.divisibility 16) so loads vectorize to 128
+# bits. Only used when the C++ side checked the actual pointer.
+ALIGNABLE = {"partials_kernel": ["x_ptr"], "onepass_kernel": ["x_ptr"], "finish_kernel": []}
+
+
+@triton.jit
+def partials_kernel(x_ptr, partials_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(partials_ptr + pid, tl.sum(x, axis=0))
+
+
+@triton.jit
+def finish_kernel(partials_ptr, out_ptr, m, BLOCK: tl.constexpr):
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, m, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        acc += tl.load(partials_ptr + offs, mask=offs < m, other=0.0)
+    tl.store(out_ptr, tl.sum(acc, axis=0))
+
+
+@triton.jit
+def onepass_kernel(x_ptr, partials_ptr, counter_ptr, out_ptr, n, BLOCK: tl.constexpr, MAX_PROGS: tl.constexpr):
+    pid = tl.program_id(0)
+    progs = tl.num_programs(0)
+    lanes = tl.arange(0, BLOCK)
+    full_tiles = n // BLOCK
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for tile in range(pid, full_tiles, progs):
+        acc += tl.load(x_ptr + (tile.to(tl.int64) * BLOCK + lanes))
+    # The ragged tail (n % BLOCK values) goes to the program the stride would have given it.
+    if pid == full_tiles % progs:
+        offs = full_tiles * BLOCK + lanes
+        acc += tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(partials_ptr + pid, tl.sum(acc, axis=0))
+    # Every thread's store happens-before the barrier; the acq_rel ticket (gpu scope) releases
+    # them to the program that draws the last ticket, whose barrier after its acquire orders
+    # all its threads' partial loads after it (the threadFenceReduction pattern).
+    tl.debug_barrier()
+    ticket = tl.atomic_add(counter_ptr, 1, sem="acq_rel", scope="gpu")
+    if ticket == progs - 1:
+        tl.debug_barrier()
+        slots = tl.arange(0, MAX_PROGS)
+        # .cg: read at L2, never from a possibly stale L1 line.
+        p = tl.load(partials_ptr + slots, mask=slots < progs, other=0.0, cache_modifier=".cg")
+        tl.store(out_ptr, tl.sum(p, axis=0))
+        tl.store(counter_ptr, 0)  # the next launch starts from zero: no memset launch
