@@ -7,11 +7,19 @@ namespace rb::bench {
 
 std::vector<BackendEntry> gpu_backend_entries(Session& session, std::string& why_not) {
   using namespace gpu;
-  return bind_gpu_backends(session,
-                           {
-                               cub_sum(),
-                           },
-                           why_not);
+  std::vector<GpuBackendDef> defs = {
+      cub_sum(),
+      cuda_shfl(),
+      cuda_vec4(),
+      cuda_vec4_ilp4(),
+      cuda_auto(),
+      cuda_onepass(),
+      cuda_onepass_f64(),
+      ref_launch(),
+      ref_read(),
+  };
+  for (auto& def : tuning_backends()) defs.push_back(std::move(def));
+  return bind_gpu_backends(session, std::move(defs), why_not);
 }
 
 }  // namespace rb::bench
