@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the CUDA kernel tests under compute-sanitizer's memcheck (with leak check), racecheck,
 # initcheck and synccheck; prints one summary line per tool; exits non-zero if any tool reports
-# an error, any test fails, or no test actually ran (no GPU: every test skips itself).
+# an error, any test fails, or any test skips itself (no GPU: nothing would have been checked).
 #
 #   scripts/sanitize.sh [BUILD_DIR]    (default: build)
 #
@@ -49,8 +49,8 @@ for tool in memcheck racecheck initcheck synccheck; do
   verdict=ok
   if ((errors > 0 || ${#failed[@]} > 0)); then
     verdict=FAILED
-  elif ((passed == 0)); then
-    verdict="FAILED (no test ran: is there a GPU?)"
+  elif ((passed == 0 || skipped > 0)); then
+    verdict="FAILED (tests skipped themselves: is there a GPU?)"
   fi
   [[ $verdict == ok ]] || status=1
   printf '%-10s %s: %d errors, %d tests passed, %d skipped in %d binaries%s\n' "$tool" "$verdict" "$errors" \

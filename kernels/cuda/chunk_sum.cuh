@@ -41,8 +41,18 @@ __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body,
 #pragma unroll
     for (int k = 0; k < Unroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
   }
-  // Fewer than Unroll rows left (only in a chunk whose length is not a multiple of a tile).
-  for (; i < r.end; i += Threads) acc[0] += lane_sum<Acc>(__ldg(body + i));
+  // Fewer than Unroll rows left (a chunk whose length is not a whole number of tiles, or the
+  // body's partial last row): the same step with each load predicated, so the rest still costs
+  // one memory round trip, not one per row.
+  if (i < r.end) {
+    float4 v[Unroll];
+#pragma unroll
+    for (int k = 0; k < Unroll; ++k) {
+      v[k] = i + k * Threads < r.end ? __ldg(body + i + k * Threads) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+#pragma unroll
+    for (int k = 0; k < Unroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
+  }
 
   // Pairwise, in a fixed order: ((a0 + a1) + (a2 + a3)) + ...
 #pragma unroll

@@ -21,7 +21,7 @@ struct Split {
   int tail_n;
 
   // Thread t's share of the head and tail: at most one float each for threads 0 to 5.
-  __device__ __forceinline__ float edge(int t) const {
+  __host__ __device__ __forceinline__ float edge(int t) const {
     if (t < head_n) return head[t];
     t -= head_n;
     return t < tail_n ? tail[t] : 0.0f;
@@ -61,7 +61,7 @@ struct EvenShare {
     return {items, rows / grid, rows % grid, row};
   }
 
-  __device__ __forceinline__ Range block(std::int64_t b) const {
+  __host__ __device__ __forceinline__ Range block(std::int64_t b) const {
     const std::int64_t first = b * q + (b < r ? b : r);
     const std::int64_t last = first + q + (b < r ? 1 : 0);
     const std::int64_t begin = first * row, end = last * row;

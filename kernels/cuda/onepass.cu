@@ -7,10 +7,11 @@
 //         (3) threads, loads in flight and blocks per SM are one LaunchShape, tuned as data.
 //   Why faster: at small and medium n the second launch (~2-3 us) and the idle blocks of a full
 //         grid are most of the time; at large n it reads like vec4_ilp4 (4 loads in flight).
-//   What it costs: the last block adds one L2 round trip for the ticket and one to read the
-//         partials (~1-2 us, hidden behind the other blocks' reads only at large n), 1 KiB of
-//         scratch per 256 blocks, and a counter that must be zero before the first launch on a
-//         scratch buffer (prepare()). Deterministic: no floating-point atomics anywhere.
+//   What it costs: after the slowest block, an L2 round trip for its ticket, one to read the
+//         partials and a second block reduction, on one SM (about a microsecond, to be measured
+//         on H200: cuda/onepass minus ref/read); 1 KiB of scratch per 256 blocks; a counter that
+//         must be zero before the first launch on a scratch buffer (prepare()).
+//         Deterministic: no floating-point atomics anywhere.
 #include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
 

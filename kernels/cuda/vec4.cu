@@ -7,8 +7,10 @@
 //   Why faster: 4x fewer load instructions for the same bytes, and 16 bytes in flight per load
 //         instead of 4; a grid that fills the machine exactly once.
 //   What it costs: still one load in flight per thread (each add waits for its load before the
-//         next load issues); still two launches; the full grid runs even at tiny n, where most
-//         blocks find an empty chunk (FIELD-NOTES: ~1.3 us over an empty launch).
+//         next load issues; chunk_sum.cuh stops nvcc from unrolling the loop into an ILP kernel
+//         behind the design's back, so this row measures the design); still two launches; the
+//         full grid runs even at tiny n, where most blocks find an empty chunk (FIELD-NOTES:
+//         ~1.3 us over an empty launch).
 #include "kernels/cuda/sum.hpp"
 #include "kernels/cuda/tuning.cuh"
 #include "kernels/cuda/two_pass.cuh"
