@@ -11,6 +11,7 @@
 // for double accumulators in any order (rigorous, and still ~1e-7 at n = 2^31).
 // Scaling by sum|x| rather than |ref| keeps signed data whose sum cancels to ~0 from failing
 // spuriously; non-finite references must be matched in kind (NaN, +Inf, -Inf).
+// Accumulation::none passes without a check: it exists for reference rows that compute no sum.
 #include <cstdint>
 #include <string>
 
@@ -22,6 +23,8 @@ enum class Accumulation {
   f32_sequential,  // one float accumulator, element after element
   f32_tree,        // float partial sums combined in a tree (GPU kernels, CUB, SIMD lanes + threads)
   f64,             // double (or compensated) accumulators; result returned as double
+  none,            // computes no sum (ref/launch, the empty-kernel floor): timed, never verified;
+                   // the report gives it no rel_err, rel_tol or bytes/s
 };
 
 inline constexpr double kToleranceFactor = 8.0;

@@ -1,5 +1,5 @@
 #pragma once
-// One function per GPU adapter file, each returning its backend definition(s).
+// One function per GPU backend definition, grouped by adapter file.
 #include <vector>
 
 #include "bench/gpu/backend.hpp"
@@ -10,5 +10,19 @@ GpuBackendDef cub_sum();                  // backends/cub.cu
 GpuBackendDef thrust_reduce();            // backends/thrust.cu
 GpuBackendDef thrust_reduce_cached();     // backends/thrust.cu
 GpuBackendDef thrust_transform_reduce();  // backends/thrust.cu
+
+GpuBackendDef cuda_shfl();         // backends/cuda_kernels.cpp
+GpuBackendDef cuda_vec4();         //
+GpuBackendDef cuda_vec4_ilp4();    //
+GpuBackendDef cuda_auto();         //
+GpuBackendDef cuda_onepass();      //
+GpuBackendDef cuda_onepass_f64();  //
+
+GpuBackendDef ref_launch();  // backends/cuda_ref.cpp
+GpuBackendDef ref_read();    //
+
+// tune/onepass/*: backends/cuda_tuning.cu with -DRB_TUNING_BACKENDS=ON, else empty
+// (backends/cuda_tuning_none.cpp).
+std::vector<GpuBackendDef> tuning_backends();
 
 }  // namespace rb::bench::gpu

@@ -7,14 +7,22 @@ namespace rb::bench {
 
 std::vector<BackendEntry> gpu_backend_entries(Session& session, std::string& why_not) {
   using namespace gpu;
-  return bind_gpu_backends(session,
-                           {
-                               cub_sum(),
-                               thrust_reduce(),
-                               thrust_reduce_cached(),
-                               thrust_transform_reduce(),
-                           },
-                           why_not);
+  std::vector<GpuBackendDef> defs = {
+      cub_sum(),
+      cuda_shfl(),
+      cuda_vec4(),
+      cuda_vec4_ilp4(),
+      cuda_auto(),
+      cuda_onepass(),
+      cuda_onepass_f64(),
+      thrust_reduce(),
+      thrust_reduce_cached(),
+      thrust_transform_reduce(),
+      ref_launch(),
+      ref_read(),
+  };
+  for (auto& def : tuning_backends()) defs.push_back(std::move(def));
+  return bind_gpu_backends(session, std::move(defs), why_not);
 }
 
 }  // namespace rb::bench

@@ -1,0 +1,53 @@
+// ref/*: the reference rows (kernels/cuda/ref.hpp), floors to judge the reductions against.
+//   ref/launch: the empty kernel. It computes no sum: registered as Accumulation::none, so the
+//     harness reports its time and skips verification (and bytes/s, which would mean nothing).
+//   ref/read: onepass's read phase alone. enqueue() times only the kernel that streams x and
+//     writes one partial per block; result() adds those partials on the host, after timing, in
+//     double and in block order. The row is therefore a bound no one-launch reduction of that
+//     shape can beat, and it is still verified like a sum (every element read exactly once).
+#include <limits>
+#include <vector>
+
+#include "bench/backends/gpu_defs.hpp"
+#include "kernels/cuda/ref.hpp"
+
+namespace rb::bench::gpu {
+namespace {
+
+class RefLaunch final : public GpuBackend {
+ public:
+  explicit RefLaunch(const GpuProblem&) {}
+  void enqueue(cudaStream_t stream) override { rb::cuda::ref::launch_empty(stream); }
+  double result() override { return std::numeric_limits<double>::quiet_NaN(); }  // no sum computed
+};
+
+class RefRead final : public GpuBackend {
+ public:
+  explicit RefRead(const GpuProblem& p)
+      : in_(p.input), n_(p.n), stream_(p.stream), blocks_(rb::cuda::ref::read_blocks(p.n)) {
+    partials_ = static_cast<float*>(p.scratch.get(static_cast<std::size_t>(blocks_) * sizeof(float)));
+  }
+  void enqueue(cudaStream_t stream) override { rb::cuda::ref::read(in_, n_, partials_, stream); }
+  double result() override {
+    std::vector<float> host(static_cast<std::size_t>(blocks_));
+    RB_CUDA_CHECK(cudaMemcpyAsync(host.data(), partials_, host.size() * sizeof(float), cudaMemcpyDeviceToHost, stream_));
+    RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    double sum = 0;
+    for (const float v : host) sum += v;
+    return sum;
+  }
+
+ private:
+  const float* in_;
+  std::int64_t n_;
+  cudaStream_t stream_;
+  int blocks_;
+  float* partials_ = nullptr;
+};
+
+}  // namespace
+
+GpuBackendDef ref_launch() { return gpu_backend<RefLaunch>("ref/launch", Accumulation::none); }
+GpuBackendDef ref_read() { return gpu_backend<RefRead>("ref/read", Accumulation::f32_tree); }
+
+}  // namespace rb::bench::gpu

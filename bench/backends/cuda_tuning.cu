@@ -1,0 +1,42 @@
+// tune/onepass/t<threads>_u<loads in flight>_b<blocks per SM>: onepass over a grid of launch
+// shapes, built only with -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
+//   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
+// and write it into kernels/cuda/tuning.cuh (OnepassShape) with the figure that chose it.
+// (vec4 against vec4_ilp4, for cuda/auto's threshold, are the regular cuda/ rows.)
+//
+// Bounds: threads x blocks <= 2048 (an sm_90 SM's thread limit), and loads in flight fit the
+// register budget __launch_bounds__ gives them (65536 / (threads x blocks) per thread; 8 float4s
+// alone are 32 registers, so unroll 8 only where 64 or more are left; ptxas -v shows no spills for
+// every shape here).
+#include <string>
+
+#include "bench/backends/cuda_kernel.hpp"
+#include "bench/backends/gpu_defs.hpp"
+#include "kernels/cuda/onepass.cuh"
+#include "kernels/cuda/tuning.cuh"
+
+namespace rb::bench::gpu {
+namespace {
+
+template <int Threads, int Unroll, int BlocksPerSm>
+GpuBackendDef onepass_shape() {
+  using Kernel = rb::cuda::Onepass<float, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>>;
+  return cuda_kernel("tune/onepass/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
+                         std::to_string(BlocksPerSm),
+                     Kernel::variant());
+}
+
+}  // namespace
+
+std::vector<GpuBackendDef> tuning_backends() {
+  return {
+      onepass_shape<128, 4, 8>(),   onepass_shape<128, 4, 16>(), onepass_shape<128, 8, 8>(),
+      onepass_shape<256, 2, 8>(),   onepass_shape<256, 4, 2>(),  onepass_shape<256, 4, 4>(),
+      onepass_shape<256, 4, 8>(),   onepass_shape<256, 8, 2>(),  onepass_shape<256, 8, 4>(),
+      onepass_shape<512, 2, 4>(),   onepass_shape<512, 4, 2>(),  onepass_shape<512, 4, 4>(),
+      onepass_shape<512, 8, 2>(),   onepass_shape<1024, 2, 2>(), onepass_shape<1024, 4, 1>(),
+      onepass_shape<1024, 4, 2>(),  onepass_shape<1024, 8, 1>(),
+  };
+}
+
+}  // namespace rb::bench::gpu

@@ -1,0 +1,47 @@
+#pragma once
+// Block layer: warp sums, one value per warp in shared memory, then warp 0 sums those.
+//
+// The caller owns the shared storage (CUB's TempStorage idiom), so reusing it is visible at the
+// call site: between two block_sum calls on the same storage there must be a __syncthreads(),
+// or a fast warp could overwrite a slot that warp 0 is still reading.
+#include <cuda_runtime.h>
+
+#include "kernels/cuda/warp_sum.cuh"
+
+namespace rb::cuda {
+
+template <class T, int Threads>
+struct BlockSumStorage {
+  static_assert(Threads % kWarpSize == 0 && Threads >= kWarpSize && Threads <= 1024,
+                "a whole number of warps, at most 1024 threads");
+  T warp[Threads / kWarpSize];
+};
+
+// Sum of v over the block (blockDim.x == Threads, every thread calls it). The result is valid in
+// warp 0, thread 0 included; other warps get their own warp's sum.
+template <int Threads, class T>
+__device__ __forceinline__ T block_sum(T v, BlockSumStorage<T, Threads>& storage) {
+  constexpr int kWarps = Threads / kWarpSize;
+  v = warp_sum(v);
+  if constexpr (kWarps > 1) {
+    const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+    const int warp = static_cast<int>(threadIdx.x) / kWarpSize;
+    if (lane == 0) storage.warp[warp] = v;
+    __syncthreads();
+    if (warp == 0) v = warp_sum(lane < kWarps ? storage.warp[lane] : T(0));
+  }
+  return v;
+}
+
+// Sum of p[0, count) in an order fixed by count and Threads alone (thread t adds p[t],
+// p[t + Threads], ..., then block_sum), so the same partials always give the same bits.
+// Loads go through L2 (__ldcg): p was written by other blocks, of this grid or of an earlier
+// kernel, so this SM's L1 holds nothing useful and must not serve anything stale.
+template <int Threads, class T>
+__device__ __forceinline__ T block_sum_in_order(const T* p, int count, BlockSumStorage<T, Threads>& storage) {
+  T v = 0;
+  for (int i = static_cast<int>(threadIdx.x); i < count; i += Threads) v += __ldcg(p + i);
+  return block_sum<Threads>(v, storage);
+}
+
+}  // namespace rb::cuda

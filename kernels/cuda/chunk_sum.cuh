@@ -1,0 +1,77 @@
+#pragma once
+// Agent layer: one block's sum of its chunk of the body, plus the scalar edges, in thread 0.
+// Shared by vec4, vec4_ilp4, onepass, onepass_f64 and ref/read; they differ only in Unroll, the
+// accumulator type, the grid, and what they do with the block's sum.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels/cuda/block_sum.cuh"
+#include "kernels/cuda/layout.cuh"
+
+namespace rb::cuda {
+
+// The four floats of v, added pairwise in Acc (each float converted first when Acc is double).
+template <class Acc>
+__device__ __forceinline__ Acc lane_sum(float4 v) {
+  return (Acc(v.x) + Acc(v.y)) + (Acc(v.z) + Acc(v.w));
+}
+
+// This thread's part of body[begin, end): float4s begin + threadIdx.x, then every Threads-th.
+// Each step issues Unroll independent 16-byte loads before consuming any of them, into Unroll
+// independent accumulators, so a warp keeps Unroll loads in flight instead of one: HBM3e needs
+// that memory-level parallelism (FIELD-NOTES: 2.4 TB/s with one, 4.66 TB/s with four).
+// Unroll = 1 is the seed's plain loop. __ldg: read-only path; the input is never written here.
+// `#pragma unroll 1` keeps Unroll honest: left alone, nvcc -O3 unrolls this loop 4x more (visible
+// in the PTX) and ptxas may hoist those loads too, so the loads in flight would be the compiler's
+// choice, not the shape's, and vec4 would quietly become an ILP kernel.
+template <class Acc, int Threads, int Unroll>
+__device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body, Range r) {
+  Acc acc[Unroll];
+#pragma unroll
+  for (int k = 0; k < Unroll; ++k) acc[k] = Acc(0);
+
+  std::int64_t i = r.begin + threadIdx.x;
+  const std::int64_t full_steps_end = r.end - std::int64_t{Unroll - 1} * Threads;
+#pragma unroll 1
+  for (; i < full_steps_end; i += std::int64_t{Unroll} * Threads) {
+    float4 v[Unroll];
+#pragma unroll
+    for (int k = 0; k < Unroll; ++k) v[k] = __ldg(body + i + k * Threads);
+#pragma unroll
+    for (int k = 0; k < Unroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
+  }
+  // Fewer than Unroll rows left (a chunk whose length is not a whole number of tiles, or the
+  // body's partial last row): the same step with each load predicated, so the rest still costs
+  // one memory round trip, not one per row.
+  if (i < r.end) {
+    float4 v[Unroll];
+#pragma unroll
+    for (int k = 0; k < Unroll; ++k) {
+      v[k] = i + k * Threads < r.end ? __ldg(body + i + k * Threads) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+#pragma unroll
+    for (int k = 0; k < Unroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
+  }
+
+  // Pairwise, in a fixed order: ((a0 + a1) + (a2 + a3)) + ...
+#pragma unroll
+  for (int width = 1; width < Unroll; width *= 2) {
+#pragma unroll
+    for (int k = 0; k + width < Unroll; k += 2 * width) acc[k] += acc[k + width];
+  }
+  return acc[0];
+}
+
+// The block's chunk (share.block(blockIdx.x)) summed, block 0 also adding the head and tail.
+// Valid in thread 0. The additions' order depends only on the split, the share and the shape,
+// never on timing: the same input pointer, n and grid always give the same bits.
+template <class Acc, int Threads, int Unroll>
+__device__ __forceinline__ Acc block_chunk_sum(const Split& x, const EvenShare& share,
+                                               BlockSumStorage<Acc, Threads>& storage) {
+  Acc v = thread_chunk_sum<Acc, Threads, Unroll>(x.body, share.block(blockIdx.x));
+  if (blockIdx.x == 0) v += Acc(x.edge(static_cast<int>(threadIdx.x)));
+  return block_sum<Threads>(v, storage);
+}
+
+}  // namespace rb::cuda

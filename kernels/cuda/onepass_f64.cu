@@ -1,0 +1,17 @@
+// cuda/onepass_f64: onepass accumulated in double, returning a double.
+//   Changed from onepass: the accumulator type (Onepass<double, ...>): every float is converted
+//         to double before its first addition, and partials, the block tree and the result are
+//         double.
+//   Why: accuracy at the same speed. A memory-bound kernel has arithmetic to spare: at 4.7 TB/s
+//         an H200 must convert and add ~1.2e12 floats/s; its FP64 units add ~1.7e13/s and
+//         convert float->double at 16/clk/SM (~4e12/s, the programming guide's throughput table). The error bound drops from
+//         ~log2(n) x 2^-24 to ~log2(n) x 2^-53 of sum|x| (target: rel_err <= 1e-12).
+//   What it costs: twice the accumulator registers and twice the scratch per partial.
+#include "kernels/cuda/onepass.cuh"
+#include "kernels/cuda/tuning.cuh"
+
+namespace rb::cuda {
+
+const Variant<double> onepass_f64 = Onepass<double, OnepassF64Shape>::variant();
+
+}  // namespace rb::cuda

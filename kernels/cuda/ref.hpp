@@ -1,0 +1,21 @@
+#pragma once
+// Reference kernels: the floors a reduction is judged against, not reductions themselves.
+// No device code: include it from .cpp files.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace rb::cuda::ref {
+
+// ref/launch (ref_launch.cu): an empty kernel, one block of one thread. The cost of any
+// single-launch reduction before it reads a byte.
+void launch_empty(cudaStream_t stream);
+
+// ref/read (ref_read.cu): onepass's read phase alone, same shape and grid: every block streams its
+// chunk and writes its float sum to partials[block]; nothing combines them on the device. It
+// bounds what a one-launch reduction can reach at each n, and cuda/onepass minus ref/read is the
+// cost of onepass's completion. The caller sums the partials (after timing) to check the read.
+int read_blocks(std::int64_t n);  // partials written for n; untimed first call (queries occupancy)
+void read(const float* in, std::int64_t n, float* partials, cudaStream_t stream);
+
+}  // namespace rb::cuda::ref

@@ -1,0 +1,45 @@
+#pragma once
+// The hand-written CUDA sums as the host sees them (no device code: include it from .cpp files).
+// Every variant has the same shape, in the order a caller uses it:
+//
+//   bytes = v.scratch_bytes(n);          untimed: sizes the grid for n on the current device,
+//                                        querying SM count and occupancy once and caching them
+//   v.prepare(scratch, stream);          untimed, once per scratch buffer, asynchronous
+//                                        (onepass zeroes its completion counter; others: nothing)
+//   v.sum(in, n, scratch, out, stream);  launches only: no synchronization, allocation or copy
+//
+// `in` (device) may start at any float boundary; n may be 0 (the sum is 0) or beyond 2^31.
+// `out` (device) receives the sum. A scratch buffer serves one launch sequence at a time: two
+// streams sharing one would share onepass's counter.
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace rb::cuda {
+
+// What a variant launches for n; tests aim their sizes at its boundaries.
+struct Geometry {
+  int grid = 0;           // blocks of the main pass
+  int threads = 0;        // per block
+  std::int64_t row = 0;   // floats a block reads with one load per thread
+  std::int64_t tile = 0;  // floats a block reads per step of its loop (row x loads in flight)
+};
+
+template <class Out>
+struct Variant {
+  std::size_t (*scratch_bytes)(std::int64_t n);
+  void (*prepare)(void* scratch, cudaStream_t stream);
+  void (*sum)(const float* in, std::int64_t n, void* scratch, Out* out, cudaStream_t stream);
+  Geometry (*geometry)(std::int64_t n);
+};
+
+// In the order of the progression; each file's header says what changed and why.
+extern const Variant<float> shfl;          // shfl.cu: warp shuffles, grid-stride scalar loads, 2 passes
+extern const Variant<float> vec4;          // vec4.cu: float4 loads, SM-aware grid, chunk per block
+extern const Variant<float> vec4_ilp4;     // vec4_ilp4.cu: 4 independent loads in flight
+extern const Variant<float> vec4_auto;     // auto.cu: vec4 or vec4_ilp4 by n (cuda/auto)
+extern const Variant<float> onepass;       // onepass.cu: one launch, last block finishes
+extern const Variant<double> onepass_f64;  // onepass_f64.cu: the same, accumulated in double
+
+}  // namespace rb::cuda

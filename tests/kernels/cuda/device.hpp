@@ -1,0 +1,89 @@
+#pragma once
+// What the CUDA kernel tests share: device arrays, and running a variant once on device data
+// with its own scratch and a NaN-poisoned result (so a launch that writes nothing fails).
+// The kernels are called directly, without the benchmark harness.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <utility>
+
+#include "bench/verify.hpp"
+#include "kernels/cuda/error.cuh"
+#include "kernels/cuda/sum.hpp"
+
+namespace rb::test {
+
+template <class T>
+class DeviceArray {
+ public:
+  explicit DeviceArray(std::size_t count) : count_(count) {
+    if (count > 0) RB_CUDA_CHECK(cudaMalloc(&ptr_, count * sizeof(T)));
+  }
+  ~DeviceArray() {
+    if (ptr_) (void)cudaFree(ptr_);
+  }
+  DeviceArray(DeviceArray&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+
+  T* get() const noexcept { return ptr_; }
+  std::size_t size() const noexcept { return count_; }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
+inline DeviceArray<float> upload(std::span<const float> x) {
+  DeviceArray<float> d(x.size());
+  if (!x.empty()) RB_CUDA_CHECK(cudaMemcpy(d.get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
+  return d;
+}
+
+template <class T>
+T read_back(const T* device_value) {
+  T v{};
+  RB_CUDA_CHECK(cudaMemcpy(&v, device_value, sizeof(T), cudaMemcpyDeviceToHost));
+  RB_CUDA_CHECK(cudaGetLastError());
+  return v;
+}
+
+// One launch of v.sum into a NaN-poisoned out, on the legacy default stream; scratch must have
+// been prepared (v.prepare) for its first use.
+template <class Out>
+Out sum_into(const cuda::Variant<Out>& v, const float* in, std::int64_t n, void* scratch, Out* out) {
+  RB_CUDA_CHECK(cudaMemset(out, 0xFF, sizeof(Out)));  // all ones: NaN in float and double
+  v.sum(in, n, scratch, out, nullptr);
+  return read_back(out);
+}
+
+// One call the way a user makes it: scratch sized for n, prepared, one launch.
+template <class Out>
+Out sum_once(const cuda::Variant<Out>& v, const float* in, std::int64_t n) {
+  DeviceArray<unsigned char> scratch(std::max<std::size_t>(v.scratch_bytes(n), 1));
+  DeviceArray<Out> out(1);
+  v.prepare(scratch.get(), nullptr);
+  return sum_into(v, in, n, scratch.get(), out.get());
+}
+
+// A float or a double variant, for tests that run them all.
+struct AnyVariant {
+  const char* name;
+  const cuda::Variant<float>* f32 = nullptr;
+  const cuda::Variant<double>* f64 = nullptr;
+
+  double sum(const float* in, std::int64_t n) const { return f32 ? sum_once(*f32, in, n) : sum_once(*f64, in, n); }
+  cuda::Geometry geometry(std::int64_t n) const { return f32 ? f32->geometry(n) : f64->geometry(n); }
+  bench::Accumulation accumulation() const { return f32 ? bench::Accumulation::f32_tree : bench::Accumulation::f64; }
+};
+
+inline void PrintTo(const AnyVariant& v, std::ostream* os) { *os << v.name; }  // gtest's test names
+
+inline AnyVariant any(const char* name, const cuda::Variant<float>& v) { return {name, &v, nullptr}; }
+inline AnyVariant any(const char* name, const cuda::Variant<double>& v) { return {name, nullptr, &v}; }
+
+}  // namespace rb::test
