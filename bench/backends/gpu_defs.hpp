@@ -18,6 +18,12 @@ GpuBackendDef cuda_auto();         //
 GpuBackendDef cuda_onepass();      //
 GpuBackendDef cuda_onepass_f64();  //
 
+GpuBackendDef torch_sum();  // backends/torch_sum.cpp, or torch_unavailable.cpp without libtorch
+
+// triton/two_pass, triton/onepass: backends/triton.cpp, or triton_unavailable.cpp without
+// pybind11/Python; triton_backends() lists the defaults.
+std::vector<GpuBackendDef> triton_backends();
+
 GpuBackendDef ref_launch();  // backends/cuda_ref.cpp
 GpuBackendDef ref_read();    //
 

@@ -18,9 +18,11 @@ std::vector<BackendEntry> gpu_backend_entries(Session& session, std::string& why
       thrust_reduce(),
       thrust_reduce_cached(),
       thrust_transform_reduce(),
+      torch_sum(),
       ref_launch(),
       ref_read(),
   };
+  for (auto& def : triton_backends()) defs.push_back(std::move(def));
   for (auto& def : tuning_backends()) defs.push_back(std::move(def));
   return bind_gpu_backends(session, std::move(defs), why_not);
 }

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "bench/gpu/memory.hpp"
@@ -69,7 +70,17 @@ struct GpuBackendDef {
   Accumulation accumulation;
   std::function<std::unique_ptr<GpuBackend>(const GpuProblem&)> make;
   std::string unavailable;  // empty when it can run
+  // A run-time check for what only the running machine can tell (is `triton` importable?):
+  // empty when fine, else why not. Called once when the backends are bound.
+  std::function<std::string()> probe = {};
 };
+
+// A backend this build or machine cannot run, listed with the reason and skipped.
+inline GpuBackendDef unavailable_backend(std::string name, std::string why) {
+  return {std::move(name), Accumulation::f32_tree,
+          [](const GpuProblem&) -> std::unique_ptr<GpuBackend> { throw std::logic_error("unavailable backend"); },
+          std::move(why)};
+}
 
 template <class Adapter>
 GpuBackendDef gpu_backend(std::string name, Accumulation acc, std::string unavailable = {}) {

@@ -85,7 +85,9 @@ std::vector<BackendEntry> gpu::bind_gpu_backends(Session& session, std::vector<G
   for (auto& def : defs) {
     BackendEntry e;
     e.name = def.name;
-    e.unavailable = info ? def.unavailable : why_not;
+    std::string probed = def.unavailable.empty() && def.probe ? def.probe() : std::string();
+    std::string own = def.unavailable.empty() ? probed : def.unavailable;
+    e.unavailable = info ? own : why_not + (own.empty() ? "" : "; also " + own);
     e.modes = {Mode::cold, Mode::hot};
     e.run = [&session, def](benchmark::State& s, const Case& c) { run_gpu_case(s, session, def, c); };
     out.push_back(std::move(e));

@@ -65,6 +65,14 @@ const Kernel& compile(const std::string& kernel, const std::map<std::string, int
   for (const auto& [k, v] : constexprs) key += "/" + k + "=" + std::to_string(v);
   if (const auto it = cache.find(key); it != cache.end()) return *it->second;
 
+  // Python first: a missing or broken triton is reported as Unavailable before any CUDA query.
+  py::object compile_kernel;
+  try {
+    ensure_interpreter();
+    compile_kernel = py::module_::import("compile").attr("compile_kernel");
+  } catch (const py::error_already_set& e) {
+    throw Unavailable("cannot load " + kernel_dir() + "/compile.py: " + describe(e));
+  }
   int device = 0, major = 0, minor = 0;
   RB_CUDA_CHECK(cudaGetDevice(&device));
   RB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
@@ -72,15 +80,17 @@ const Kernel& compile(const std::string& kernel, const std::map<std::string, int
 
   py::dict result;
   try {
-    ensure_interpreter();
     py::dict consts;
     for (const auto& [k, v] : constexprs) consts[py::str(k)] = v;
-    result = py::module_::import("compile").attr("compile_kernel")(kernel, consts, num_warps, aligned, major * 10 + minor);
+    result = compile_kernel(kernel, consts, num_warps, aligned, major * 10 + minor);
   } catch (const py::error_already_set& e) {
-    throw Unavailable("triton could not compile " + key + ": " + describe(e));
+    // A failure inside triton.compile is a bug in sum.py or the launcher, not a missing package:
+    // an error, not a skip.
+    if (e.matches(PyExc_ImportError)) throw Unavailable("triton is not importable: " + describe(e));
+    throw std::runtime_error("triton could not compile " + key + ": " + describe(e));
   }
   if (result["global_scratch"].cast<long>() != 0 || result["profile_scratch"].cast<long>() != 0) {
-    throw Unavailable("triton kernel " + key + " asks for global/profile scratch, which this launcher does not provide");
+    throw std::runtime_error("triton kernel " + key + " asks for global/profile scratch, which this launcher does not provide");
   }
   auto k = std::make_unique<Kernel>();
   const std::string cubin = result["cubin"].cast<py::bytes>();

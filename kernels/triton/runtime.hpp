@@ -13,7 +13,8 @@
 
 namespace rb::triton {
 
-// Python, pybind11 or triton is missing, or a kernel failed to compile: what() says which.
+// The embedded interpreter cannot import triton or compile.py: what() says why. (A kernel that
+// fails to compile is a bug and throws std::runtime_error instead.)
 struct Unavailable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -31,7 +32,8 @@ struct Kernel {
 
 // kernels/triton/sum.py:<kernel> with the given constexprs for the current device; `aligned`
 // declares the kernel's input pointer 16-byte aligned (ALIGNABLE in sum.py) so loads vectorize.
-// Compiled once per configuration and cached for the life of the process. Throws Unavailable.
+// Compiled once per configuration and cached for the life of the process. Throws Unavailable when
+// triton cannot be imported, std::runtime_error when the kernel does not compile.
 const Kernel& compile(const std::string& kernel, const std::map<std::string, int>& constexprs, int num_warps,
                       bool aligned);
 

@@ -1,0 +1,69 @@
+// triton/two_pass and triton/onepass: kernels written in Triton (kernels/triton/sum.py), compiled
+// once through the embedded interpreter when the adapter is constructed (untimed), launched from
+// C++ with the CUDA runtime: no Python between the events.
+#include "bench/backends/gpu_defs.hpp"
+#include "bench/session.hpp"
+#include "kernels/triton/launch.hpp"
+
+namespace rb::bench::gpu {
+namespace {
+
+std::string probe() {
+  const std::string why = rb::triton::unavailable_reason();
+  return why.empty() ? why : "triton: " + why;
+}
+
+// A triton that cannot be imported here skips the benchmark; a kernel that does not compile fails it.
+template <class Kernel, class Shape>
+Kernel compiled(const GpuProblem& p, Shape shape) {
+  try {
+    return Kernel(p.input, p.n, shape);
+  } catch (const rb::triton::Unavailable& e) {
+    throw Skip(std::string("triton unavailable: ") + e.what());
+  }
+}
+
+template <class Kernel, class Shape>
+class TritonSum final : public GpuBackend {
+ public:
+  TritonSum(const GpuProblem& p, Shape shape) : in_(p.input), out_(p.out), kernel_(compiled<Kernel>(p, shape)) {
+    scratch_ = p.scratch.get(kernel_.scratch_bytes());
+    if constexpr (requires { kernel_.prepare(scratch_, p.stream); }) kernel_.prepare(scratch_, p.stream);
+  }
+  void enqueue(cudaStream_t s) override { kernel_.sum(in_, scratch_, out_.f32(), s); }
+  double result() override { return out_.read_f32(); }
+
+ private:
+  const float* in_;
+  ResultSlot out_;
+  Kernel kernel_;
+  void* scratch_ = nullptr;
+};
+
+template <class Kernel, class Shape>
+GpuBackendDef triton_def(std::string name, Shape shape) {
+  GpuBackendDef def{std::move(name), Accumulation::f32_tree,
+                    [shape](const GpuProblem& p) -> std::unique_ptr<GpuBackend> {
+                      return std::make_unique<TritonSum<Kernel, Shape>>(p, shape);
+                    },
+                    {}};
+  def.probe = probe;
+  return def;
+}
+
+}  // namespace
+
+GpuBackendDef triton_two_pass(std::string name, rb::triton::TwoPassShape shape) {
+  return triton_def<rb::triton::TwoPass>(std::move(name), shape);
+}
+
+GpuBackendDef triton_onepass(std::string name, rb::triton::OnepassShape shape) {
+  return triton_def<rb::triton::Onepass>(std::move(name), shape);
+}
+
+std::vector<GpuBackendDef> triton_backends() {
+  return {triton_two_pass("triton/two_pass", rb::triton::kTwoPassShape),
+          triton_onepass("triton/onepass", rb::triton::kOnepassShape)};
+}
+
+}  // namespace rb::bench::gpu

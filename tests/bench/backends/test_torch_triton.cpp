@@ -1,0 +1,47 @@
+// torch/sum and triton/* through the real harness on signed random data: random odd sizes from 1
+// to 10^5 plus a few large ones. Backends this machine cannot run (no libtorch, no triton) are
+// skipped with their reason; when none can run, the test reports skipped.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "bench/backends/gpu_defs.hpp"
+#include "bench/gpu/context.hpp"
+#include "bench/gpu/runner.hpp"
+#include "tests/support/gpu.hpp"
+#include "tests/support/run_cases.hpp"
+
+namespace {
+
+using namespace rb::bench;
+
+TEST(TorchTriton, OddAndLargeSizes) {
+  RB_REQUIRE_GPU();
+  std::vector<std::int64_t> sizes = {1, 33, 4097, 1'000'003, (1 << 24) + 3, 100'000'007};
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 12; ++i) sizes.push_back(1 + 2 * static_cast<std::int64_t>(rng() % 50'000));
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  Session session(rb::test::small_options(sizes));
+  std::vector<gpu::GpuBackendDef> defs = gpu::triton_backends();
+  defs.push_back(gpu::torch_sum());
+  std::string why_not, skipped;
+  auto entries = gpu::bind_gpu_backends(session, defs, why_not);
+  std::erase_if(entries, [&](const BackendEntry& e) {
+    if (e.unavailable.empty()) return false;
+    skipped += e.name + ": " + e.unavailable + "\n";
+    return true;
+  });
+  if (entries.empty()) GTEST_SKIP() << skipped;
+  if (!skipped.empty()) std::cout << "[ skipped  ] " << skipped;
+  rb::test::run_in_process(session, entries);
+  release_gpu();
+  std::size_t ok = 0;
+  for (const auto& o : session.outcomes()) {
+    EXPECT_EQ(o.kind, Outcome::Kind::ok) << o.name << ": " << o.message;
+    ok += o.kind == Outcome::Kind::ok;
+  }
+  EXPECT_GT(ok, 0u);
+}
+
+}  // namespace
