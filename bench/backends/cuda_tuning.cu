@@ -28,7 +28,7 @@ GpuBackendDef onepass_shape() {
 
 }  // namespace
 
-std::vector<GpuBackendDef> tuning_backends() {
+std::vector<GpuBackendDef> cuda_tuning_backends() {
   return {
       onepass_shape<128, 4, 8>(),   onepass_shape<128, 4, 16>(), onepass_shape<128, 8, 8>(),
       onepass_shape<256, 2, 8>(),   onepass_shape<256, 4, 2>(),  onepass_shape<256, 4, 4>(),

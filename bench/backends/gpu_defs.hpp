@@ -27,8 +27,10 @@ std::vector<GpuBackendDef> triton_backends();
 GpuBackendDef ref_launch();  // backends/cuda_ref.cpp
 GpuBackendDef ref_read();    //
 
-// tune/onepass/*: backends/cuda_tuning.cu with -DRB_TUNING_BACKENDS=ON, else empty
-// (backends/cuda_tuning_none.cpp).
+// tune/*: with -DRB_TUNING_BACKENDS=ON, backends/tuning_list.cpp joins the CUDA grid
+// (cuda_tuning.cu) and the Triton grid (triton.cpp); otherwise cuda_tuning_none.cpp: empty.
 std::vector<GpuBackendDef> tuning_backends();
+std::vector<GpuBackendDef> cuda_tuning_backends();
+std::vector<GpuBackendDef> triton_tuning_backends();
 
 }  // namespace rb::bench::gpu

@@ -1,6 +1,10 @@
 // triton/two_pass and triton/onepass: kernels written in Triton (kernels/triton/sum.py), compiled
 // once through the embedded interpreter when the adapter is constructed (untimed), launched from
 // C++ with the CUDA runtime: no Python between the events.
+#include <string>
+#include <tuple>
+#include <utility>
+
 #include "bench/backends/gpu_defs.hpp"
 #include "bench/session.hpp"
 #include "kernels/triton/launch.hpp"
@@ -59,6 +63,22 @@ GpuBackendDef triton_two_pass(std::string name, rb::triton::TwoPassShape shape) 
 
 GpuBackendDef triton_onepass(std::string name, rb::triton::OnepassShape shape) {
   return triton_def<rb::triton::Onepass>(std::move(name), shape);
+}
+
+std::vector<GpuBackendDef> triton_tuning_backends() {
+  std::vector<GpuBackendDef> out;
+  for (const auto& [block, warps] : {std::pair{1024, 4}, {2048, 4}, {4096, 8}, {8192, 8}, {8192, 16}}) {
+    out.push_back(triton_two_pass("tune/triton_two_pass/b" + std::to_string(block) + "_w" + std::to_string(warps),
+                                  {block, warps}));
+  }
+  for (const auto& [block, warps, progs] : {std::tuple{2048, 4, 8}, {4096, 4, 4}, {4096, 8, 2}, {4096, 8, 4},
+                                           {4096, 8, 8}, {8192, 8, 2}, {8192, 8, 4}, {8192, 16, 2},
+                                           {8192, 16, 4}, {16384, 16, 2}}) {
+    out.push_back(triton_onepass("tune/triton_onepass/b" + std::to_string(block) + "_w" + std::to_string(warps) +
+                                     "_p" + std::to_string(progs),
+                                 {block, warps, progs}));
+  }
+  return out;
 }
 
 std::vector<GpuBackendDef> triton_backends() {

@@ -7,4 +7,6 @@ std::vector<GpuBackendDef> triton_backends() {
   return {unavailable_backend("triton/two_pass", RB_TRITON_REASON), unavailable_backend("triton/onepass", RB_TRITON_REASON)};
 }
 
+std::vector<GpuBackendDef> triton_tuning_backends() { return {}; }
+
 }  // namespace rb::bench::gpu
