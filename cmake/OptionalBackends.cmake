@@ -44,7 +44,9 @@ endif()
 if(RB_ENABLE_TRITON)
   set(RB_TRITON_REASON "not built: no embeddable Python 3 (Development.Embed) at configure time")
   find_package(Python3 COMPONENTS Interpreter Development.Embed QUIET)
-  if(Python3_Development.Embed_FOUND)
+  # Judge by the header itself: an interpreter without its development files (the H200 box's
+  # system python3.12 behind the torch venv) must disable the backend, not break the build.
+  if(TARGET Python3::Python AND EXISTS "${Python3_INCLUDE_DIRS}/Python.h")
     set(RB_TRITON_REASON "not built: pybind11 not found at configure time")
     execute_process(COMMAND ${Python3_EXECUTABLE} -m pybind11 --cmakedir
                     OUTPUT_VARIABLE _rb_pybind11_dir OUTPUT_STRIP_TRAILING_WHITESPACE
