@@ -1,7 +1,7 @@
 // tune/onepass/t<threads>_u<loads in flight>_b<blocks per SM>: onepass over a grid of launch
 // shapes, built only with -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
-// and write it into kernels/cuda/tuning.cuh (OnepassShape) with the figure that chose it.
+// and write it into kernels/cuda/tuning.cuh (OnepassSmallShape/OnepassLargeShape) with the figures.
 // (vec4 against vec4_ilp4, for cuda/auto's threshold, are the regular cuda/ rows.)
 //
 // Bounds: threads x blocks <= 2048 (an sm_90 SM's thread limit), and loads in flight fit the

@@ -37,6 +37,7 @@
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/residency.cuh"
 #include "kernels/cuda/sum.hpp"
+#include "kernels/cuda/tuning.cuh"
 
 namespace rb::cuda {
 namespace detail {
@@ -106,6 +107,27 @@ struct Onepass {
     return {grid(n), Shape::threads, std::int64_t{Shape::threads} * 4, Shape::tile_floats};
   }
 
+  static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+};
+
+// The tuned onepass: OnepassSmallShape below kOnepassLargeMinN, OnepassLargeShape from there
+// (tuning.cuh has the sweep). Both use the same scratch layout and counter, and each launch
+// leaves the counter at 0, so a caller may alternate n freely.
+template <class Acc>
+struct OnepassBySize {
+  using Small = Onepass<Acc, OnepassSmallShape>;
+  using Large = Onepass<Acc, OnepassLargeShape>;
+  static bool large(std::int64_t n) { return n >= kOnepassLargeMinN; }
+
+  static std::size_t scratch_bytes(std::int64_t n) {
+    return large(n) ? Large::scratch_bytes(n) : Small::scratch_bytes(n);
+  }
+  static void prepare(void* scratch, cudaStream_t stream) { Small::prepare(scratch, stream); }
+  static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
+    if (large(n)) Large::sum(in, n, scratch, out, stream);
+    else Small::sum(in, n, scratch, out, stream);
+  }
+  static Geometry geometry(std::int64_t n) { return large(n) ? Large::geometry(n) : Small::geometry(n); }
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 

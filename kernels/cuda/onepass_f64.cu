@@ -1,5 +1,6 @@
 // cuda/onepass_f64: onepass accumulated in double, returning a double.
-//   Changed from onepass: the accumulator type (Onepass<double, ...>): every float is converted
+//   Changed from onepass: the accumulator type (OnepassBySize<double>, onepass's two tuned
+//         shapes): every float is converted
 //         to double before its first addition, and partials, the block tree and the result are
 //         double.
 //   Why: accuracy at the same speed. A memory-bound kernel has arithmetic to spare: at 4.7 TB/s
@@ -12,6 +13,6 @@
 
 namespace rb::cuda {
 
-const Variant<double> onepass_f64 = Onepass<double, OnepassF64Shape>::variant();
+const Variant<double> onepass_f64 = OnepassBySize<double>::variant();
 
 }  // namespace rb::cuda

@@ -1,4 +1,4 @@
-// ref/read: onepass's read phase alone (tuning.cuh: ReadShape = OnepassShape, same grid rule):
+// ref/read: onepass's read phase alone (tuning.cuh: ReadShape = onepass's large shape, same grid rule):
 // every block streams its chunk with the same loads in flight, reduces it, and writes
 // partials[block]. No completion, no second kernel: the caller adds the partials after timing.
 // So it is the fastest a one-launch sum of this shape can be at each n, and cuda/onepass minus

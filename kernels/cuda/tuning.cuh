@@ -33,26 +33,34 @@ inline constexpr int kVec4Threads = 256;
 // max(kShflMaxBlocks, SMs x 8) = 1056 on an H200, so at most 5 loads per thread).
 inline constexpr int kFinalPassThreads = 256;
 
-// cuda/auto takes vec4_ilp4 from this n on, vec4 below. Placeholder: the 60 MiB L2 holds 15.7M
-// floats, and from 2^24 (64 MiB) on every load comes from HBM, where loads in flight decide the
-// bandwidth (FIELD-NOTES: one load in flight per thread reads 2.4 TB/s, four reach 4.66 TB/s).
-// To be measured on H200: the n where the cold cuda/vec4_ilp4 row starts beating cuda/vec4.
-inline constexpr std::int64_t kAutoIlp4MinN = std::int64_t{1} << 24;
+// cuda/auto takes vec4_ilp4 from this n on, vec4 below. Measured on the H200 (cold, µs, vec4 vs
+// vec4_ilp4; results/h200/tuning/): 2^20 7.35 vs 8.53, 2^22 11.58 vs 10.15, 2^24 23.10 vs 21.57,
+// 2^26 67.32 vs 64.86, 2^28 241.05 vs 238.19, 2^30 939.8 vs 924.1. From 2^22 on, where every load
+// comes from HBM, four loads in flight win every time; below it the two trade places by about a
+// microsecond of launch-shape effects. The switch sits between the last vec4 win and the first
+// ilp4 win.
+inline constexpr std::int64_t kAutoIlp4MinN = std::int64_t{1} << 21;
 
-// cuda/onepass: 256 threads x 4 float4 loads in flight x 4 blocks per SM. FIELD-NOTES: a read
-// kernel with 4 independent loads in flight and >= 2 blocks/SM reads 4.66 TB/s. Little's law:
-// 4.8 TB/s x ~0.7 us loaded latency ~ 3.4 MB must be in flight; this shape keeps
-// 132 SMs x 1024 threads x 64 B = 8.7 MB in flight, and 4 blocks/SM leave 64 registers per thread.
-// To be measured on H200 (tune/onepass/*).
-using OnepassShape = LaunchShape<256, 4, 4>;
+// cuda/onepass and cuda/onepass_f64: two launch shapes, chosen by n. From the tune/onepass/*
+// sweep on the H200 (17 shapes, cold, median µs; results/h200/tuning/tune_cold.json):
+//
+//   shape        2^10  2^13  2^16  2^20  2^22   2^24   2^26   2^28    2^30
+//   t256_u4_b4   3.95  5.36  5.29  6.49  9.74  20.55  63.69  236.04  927.87   (the first guess)
+//   t256_u8_b2   4.06  4.15  5.32  6.36  9.35  20.40  63.54  236.21  921.96   small: up to 2^17
+//   t512_u8_b2   4.10  4.32  5.73  6.35  9.20  20.19  62.88  233.84  919.54   large: from 2^18
+//   t1024_u8_b1  4.31  4.57  6.28  6.67  9.42  20.32  63.13  233.84  917.92
+//   cub          4.74  6.28  7.14  7.07 11.45  22.21  66.01  236.72  925.97
+//
+// Small n: a tile of 8192 floats (256 threads x 8 float4s) sums n <= 8192 in one block, which
+// skips the completion (~1.1 µs: 5.36 -> 4.15 at 2^13); up to 2^17 its small tiles spread the
+// work over more SMs than t512's. Large n: 8 loads in flight x 1024 threads per SM kept the most
+// bytes in flight, 0.5-1.2% ahead of 4 loads at 2^26..2^30.
+using OnepassSmallShape = LaunchShape<256, 8, 2>;
+using OnepassLargeShape = LaunchShape<512, 8, 2>;
+inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{1} << 18;
 
-// cuda/onepass_f64: the same until measured (double accumulators cost 4 more registers at unroll 4,
-// and the float->double conversions run well below their throughput limit at 4.7 TB/s).
-// To be measured on H200.
-using OnepassF64Shape = LaunchShape<256, 4, 4>;
-
-// ref/read runs onepass's shape and grid, so cuda/onepass - ref/read is the price of the
-// one-launch completion (the partials, the atomic ticket, the last block's second reduction).
-using ReadShape = OnepassShape;
+// ref/read: the best large-n reader of the sweep (t512_u8_b2), so that cuda/onepass - ref/read
+// is the price of the one-launch completion at large n.
+using ReadShape = OnepassLargeShape;
 
 }  // namespace rb::cuda

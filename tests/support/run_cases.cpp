@@ -41,15 +41,16 @@ bench::Options small_options(std::vector<std::int64_t> sizes) {
   return o;
 }
 
-std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries) {
+std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
+                           const std::string& filter) {
   init_benchmark_once();
-  const auto cases = bench::select_cases(entries, session.options().sizes, "all");
+  const auto cases = bench::select_cases(entries, session.options().sizes, filter);
   std::set<std::int64_t> sizes;
   for (const auto& c : cases) sizes.insert(c.n);
   session.select_sizes({sizes.begin(), sizes.end()});
   bench::register_cases(cases, entries);
   SilentReporter reporter;
-  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter);
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter, filter);
   benchmark::ClearRegisteredBenchmarks();
   return ran;
 }

@@ -10,9 +10,11 @@ namespace rb::test {
 
 // Options for a small run: the given sizes, signed uniform input.
 bench::Options small_options(std::vector<std::int64_t> sizes);
-// Registers every case of `entries` at the session's option sizes, runs them with a tiny min time
-// and clears the registrations again. Returns how many ran.
-std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries);
+// Registers every case of `entries` at the session's option sizes whose name matches `filter`
+// (Google Benchmark's syntax), runs them with a tiny min time and clears the registrations again.
+// Returns how many ran.
+std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
+                           const std::string& filter = "all");
 // The outcome recorded for a benchmark name (<backend>/<n>/<mode>); fails the test when absent.
 bench::Outcome outcome_of(const bench::Session& session, const std::string& name);
 

@@ -57,7 +57,11 @@ TEST(GpuRunner, CubPassesBrokenBackendsFail) {
       const std::string tail = std::string("/") + n + mode;
       const auto cub = outcome_of(session, "cub" + tail);
       EXPECT_EQ(cub.kind, Kind::ok) << tail << ": " << cub.message;
-      EXPECT_EQ(outcome_of(session, "t/drops_last" + tail).kind, Kind::verification_failed) << tail;
+      // One dropped uniform value is below the rounding tolerance at n ~ 10^6 (sum|x| ~ 5e5):
+      // only small sizes can show it, which is where the kernels' tests look for tail bugs.
+      if (std::string(n) != "1000001") {
+        EXPECT_EQ(outcome_of(session, "t/drops_last" + tail).kind, Kind::verification_failed) << tail;
+      }
       EXPECT_EQ(outcome_of(session, "t/silent" + tail).kind, Kind::verification_failed) << tail;
     }
   }
