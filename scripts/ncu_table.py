@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Nsight Compute metrics of chosen benchmarks, as a markdown table (the seed study's metrics).
+
+    scripts/ncu_table.py BUILD_DIR OUT.md cuda/onepass:2^20 cub:2^20 cuda/onepass:2^28 cub:2^28
+
+For each backend:n, runs reduce_bench under `ncu --clock-control none` (the card's clocks are
+left alone) on that one cold benchmark with a minimal iteration count, profiles the backend's own
+kernels (the harness's flush, spin and fill kernels are excluded by name), and reports per kernel:
+duration, DRAM throughput (% of peak), L1/tex throughput, L2 throughput, achieved occupancy, and
+DRAM bytes read + written. The last profiled launch of each kernel is reported (the first ones
+are the warm-up).
+"""
+import csv
+import io
+import re
+import subprocess
+import sys
+
+METRICS = {
+    "gpu__time_duration.sum": "time (µs)",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed": "DRAM %",
+    "l1tex__throughput.avg.pct_of_peak_sustained_active": "L1/tex %",
+    "lts__throughput.avg.pct_of_peak_sustained_elapsed": "L2 %",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "occupancy %",
+    "dram__bytes_read.sum": "DRAM read (MB)",
+    "dram__bytes_write.sum": "DRAM write (MB)",
+}
+HARNESS_KERNELS = "regex:^(?!.*(spin_kernel|flush_kernel|generate_kernel)).*$"
+
+
+def parse_n(text):
+    if "^" in text:
+        b, e = text.split("^")
+        return int(b) ** int(e)
+    return int(float(text))
+
+
+def profile(build, backend, n):
+    cmd = ["ncu", "--clock-control", "none", "--csv", "--page", "raw", "-k", HARNESS_KERNELS,
+           "--metrics", ",".join(METRICS), f"{build}/bench/reduce_bench",
+           f"--benchmark_filter=^{re.escape(backend)}/{n}/cold", f"--sizes={n}", "--benchmark_min_time=0.0001s"]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    start = out.find('"ID"')
+    rows = list(csv.DictReader(io.StringIO(out[start:])))
+    units, rows = rows[0], rows[1:]  # the second CSV line holds the units
+    last = {}
+    for r in rows:
+        last[r["Kernel Name"]] = r
+    return units, last
+
+
+def fmt(metric, value, unit):
+    v = float(value.replace(",", ""))
+    if metric == "gpu__time_duration.sum":
+        v *= {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(unit, 1.0)
+        return f"{v:.2f}"
+    if metric.startswith("dram__bytes"):
+        v *= {"byte": 1e-6, "Kbyte": 1e-3, "Mbyte": 1.0, "Gbyte": 1e3}.get(unit, 1.0)
+        return f"{v:.2f}"
+    return f"{v:.1f}"
+
+
+def main():
+    build, out_md, cases = sys.argv[1], sys.argv[2], sys.argv[3:]
+    lines = ["| backend | n | kernel | " + " | ".join(METRICS.values()) + " |",
+             "|---|---|---|" + "---|" * len(METRICS)]
+    for case in cases:
+        backend, n_text = case.rsplit(":", 1)
+        n = parse_n(n_text)
+        units, kernels = profile(build, backend, n)
+        for name, r in kernels.items():
+            short = re.sub(r"\(.*", "", name)[:60]
+            cells = [fmt(m, r[m], units[m]) for m in METRICS]
+            lines.append(f"| {backend} | 2^{n.bit_length() - 1 if n & (n - 1) == 0 else n} | `{short}` | " + " | ".join(cells) + " |")
+    text = "\n".join(lines) + "\n"
+    with open(out_md, "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
