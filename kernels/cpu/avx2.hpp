@@ -6,12 +6,12 @@
 //               cycle add latency at 2 vector loads per cycle, so one core reads L2/L3 at the
 //               cache's speed, not the adder's. Cost: 32 float chains of n/32 elements each
 //               (Accumulation::f32_sequential); the 32 lanes meet in a fixed tree.
-//   avx2_kahan  What changed: each lane carries a Kahan compensation, also through the tail
-//               (one masked-load step) and the horizontal reduction (the 32 sums and 32
-//               compensations are widened to double and combined there). Why: the error no
-//               longer grows with n: about 2 u32 sum|x|, independent of n. Cost: 4 dependent
-//               adds per step instead of 1; 4 independent pairs keep that under DRAM speed.
-//               Returned as double so that the final compensation is not rounded away.
+//   avx2_kahan  What changed: each lane carries a Kahan correction, also through the tail
+//               (one masked-load step) and the horizontal reduction (the sums and corrections
+//               are widened to double and combined there). Why: the error no longer grows with
+//               n: about 2 u32 sum|x|, independent of n. Cost: 4 dependent adds per step
+//               instead of 1; 6 independent pairs (avx2_kahan.cpp) keep that above DRAM speed.
+//               Returned as double so that the final correction is not rounded away.
 //   avx2_f64    What changed: floats are widened (vcvtps2pd) and summed in 4-lane double
 //               accumulators, 4 of them. Why: double accuracy at float bandwidth; the
 //               conversion is one extra uop per 4 floats. Accumulation::f64.
