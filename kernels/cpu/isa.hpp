@@ -1,0 +1,30 @@
+#pragma once
+// Which vector ISA a kernel needs, and whether this CPU has it.
+//
+// The AVX2 and AVX-512 kernels are compiled with per-function target attributes instead of
+// per-file -mavx2/-mavx512f: a per-file flag also applies to every inline function and template
+// the file instantiates (std::min, std::accumulate, ...), and the linker keeps one arbitrary copy
+// of each such COMDAT symbol, so an AVX-512 copy could end up called from baseline code on a CPU
+// without it. With attributes only the kernel bodies use the wider ISA; the rest of the build
+// stays baseline x86-64, and no -march=native leaks into it.
+//
+// Call a kernel only where its check below is true (the registration marks it unavailable, the
+// tests skip it): on a CPU without the ISA it dies with SIGILL.
+#define RB_TARGET_AVX2 __attribute__((target("avx2")))
+#define RB_TARGET_AVX512 __attribute__((target("avx512f")))
+
+namespace rb::cpu {
+
+// __builtin_cpu_supports also checks that the OS saves the wider registers (XCR0), so a kernel
+// is never offered where a context switch would corrupt it.
+inline bool has_avx2() noexcept {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2");
+}
+
+inline bool has_avx512f() noexcept {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f");
+}
+
+}  // namespace rb::cpu

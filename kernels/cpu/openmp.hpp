@@ -1,0 +1,42 @@
+#pragma once
+// Runtime 2: OpenMP over any serial kernel.
+//   OpenMP<avx2_f32> sum;  double s = sum(data, n);
+// One `parallel for reduction(+ : sum)` over one chunk per thread (parallel.hpp), each chunk
+// summed by the serial kernel into a double. The OpenMP runtime keeps its threads between
+// regions (libgomp: spin briefly, then sleep on a futex), so nothing is created per call.
+// The reduction clause adds the thread partials in an unspecified order: the result can differ
+// in the last bits of the double from run to run (the pool in threads.hpp is deterministic).
+//
+// Optional: without OpenMP at configure time, openmp_none.cpp is built instead and
+// openmp_unavailable() says why.
+#include <cstdint>
+
+#include "kernels/cpu/parallel.hpp"
+
+namespace rb::cpu {
+
+// Empty when built with OpenMP; otherwise why not.
+const char* openmp_unavailable() noexcept;
+// omp_get_max_threads(): the default team size (1 without OpenMP).
+int openmp_max_threads() noexcept;
+// The sum of data[0, n) with a team of `threads`, at least min_chunk floats per thread.
+double openmp_reduce(const float* data, std::int64_t n, int threads, std::int64_t min_chunk,
+                     ChunkKernel kernel);
+
+template <auto Kernel>
+class OpenMP {
+ public:
+  explicit OpenMP(int threads = openmp_max_threads(), std::int64_t min_chunk = kMinChunk)
+      : threads_(threads), min_chunk_(min_chunk) {}
+
+  double operator()(const float* data, std::int64_t n) const {
+    return openmp_reduce(data, n, threads_, min_chunk_, &as_chunk_kernel<Kernel>);
+  }
+  int threads() const noexcept { return threads_; }
+
+ private:
+  int threads_;
+  std::int64_t min_chunk_;
+};
+
+}  // namespace rb::cpu

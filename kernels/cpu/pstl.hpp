@@ -1,0 +1,61 @@
+#pragma once
+// Runtime 3: the C++17 parallel algorithms (libstdc++'s PSTL, which runs on oneTBB).
+//
+// Two different things carry the std:: name here, and the registration keeps them apart:
+//   std_reduce_par / std_reduce_par_unseq: `std::reduce(policy, first, last, 0.0f)` over the
+//       raw floats, exactly as a user writes it. Its kernel is the library's: TBB leaves summed
+//       by a scalar float loop (par), or by an `omp simd` float loop (par_unseq: libstdc++
+//       spells unsequenced as that pragma, which GCC honours only with -fopenmp-simd, so this
+//       file gets that flag). These are `cpu/std_reduce_par[_unseq]`: they answer "what does the
+//       standard library give me", so they must not secretly call our kernels.
+//   StdPar<Kernel>: `std::for_each(par, blocks)` calling one of our serial kernels per block,
+//       partials in double, added in block order (deterministic). This is the std::execution
+//       *runtime* composed with a kernel, registered as `cpu/<kernel>/std_par`.
+// Both use the TBB worker pool, created once per process and kept.
+//
+// Optional: without TBB at configure time, libstdc++ would silently run par sequentially;
+// pstl_none.cpp is built instead and pstl_unavailable() says why.
+#include <cstdint>
+
+#include "kernels/cpu/parallel.hpp"
+
+namespace rb::cpu {
+
+// Empty when built with TBB; otherwise why not.
+const char* pstl_unavailable() noexcept;
+// TBB's default concurrency (this_task_arena::max_concurrency); 1 without TBB.
+int pstl_threads() noexcept;
+
+float std_reduce_par(const float* data, std::int64_t n);
+float std_reduce_par_unseq(const float* data, std::int64_t n);
+
+// At most this many blocks; blocks hold at least min_block floats.
+inline constexpr int kMaxPstlBlocks = 256;
+double pstl_reduce(const float* data, std::int64_t n, std::int64_t min_block, ChunkKernel kernel);
+
+// std::reduce(par) / (par_unseq) over raw floats, shaped as a runtime for the registration.
+struct StdReducePar {
+  float operator()(const float* data, std::int64_t n) const { return std_reduce_par(data, n); }
+  int threads() const noexcept { return pstl_threads(); }
+};
+
+struct StdReduceParUnseq {
+  float operator()(const float* data, std::int64_t n) const { return std_reduce_par_unseq(data, n); }
+  int threads() const noexcept { return pstl_threads(); }
+};
+
+template <auto Kernel>
+class StdPar {
+ public:
+  explicit StdPar(std::int64_t min_block = kMinChunk) : min_block_(min_block) {}
+
+  double operator()(const float* data, std::int64_t n) const {
+    return pstl_reduce(data, n, min_block_, &as_chunk_kernel<Kernel>);
+  }
+  int threads() const noexcept { return pstl_threads(); }
+
+ private:
+  std::int64_t min_block_;
+};
+
+}  // namespace rb::cpu

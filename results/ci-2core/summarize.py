@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Tables and acceptance checks for the CPU backends from reduce_bench JSON files.
+
+usage: summarize.py cpu_2core.json [cpu_2core_uniform.json]
+
+For each backend and n: GB/s (median over repetitions when there are several, else the one
+run), rel_err and threads, then the checks the CPU family is accepted on. A missed check, or
+any run that failed verification or errored (listed), makes the exit status 1.
+
+Preempted repetitions are left out of the medians: the CI machine has 2 cores shared with
+other jobs, and a repetition whose timing thread got less than 80% of a core
+(cpu_time / real_time < 0.8; a memory stall still counts as CPU time) measured the other jobs as
+much as the backend. The table says how many repetitions were kept; when none was clean, all are
+used and the row is marked. The JSON files keep every repetition.
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    with open(path) as f:
+        doc = json.load(f)
+    rows = defaultdict(list)  # (backend, n) -> [run, ...]
+    failed = []
+    for b in doc["benchmarks"]:
+        if b.get("run_type") == "aggregate":
+            continue
+        parts = b["name"].split("/")
+        # <backend...>/<n>/<mode>/manual_time
+        backend, n = "/".join(parts[:-3]), int(parts[-3])
+        if b.get("error_occurred"):
+            failed.append(f"{b['name']}: {b.get('error_message', '')}")
+            continue
+        rows[(backend, n)].append(b)
+    return doc.get("context", {}), rows, failed
+
+
+MIN_CPU_SHARE = 0.8
+
+
+def summary(runs):
+    clean = [r for r in runs if r["cpu_time"] >= MIN_CPU_SHARE * r["real_time"]]
+    kept = clean or runs
+    gbs = statistics.median(r["bytes_per_second"] / 1e9 for r in kept)
+    spread = (max(r["bytes_per_second"] for r in kept) - min(r["bytes_per_second"] for r in kept)) / 1e9
+    runs_text = f"{len(clean)}/{len(runs)}" + ("" if clean else " (none clean: all used)")
+    return gbs, spread, runs[0].get("rel_err", float("nan")), int(runs[0].get("threads", 1)), runs_text
+
+
+def table(path):
+    context, rows, failed = load(path)
+    print(f"## {path}\n")
+    print(f"input: {context.get('input', '?')}; host: {context.get('host_name', '?')}, "
+          f"{context.get('num_cpus', '?')} CPUs @ {context.get('mhz_per_cpu', '?')} MHz\n")
+    print("| backend | n | GB/s (median) | spread (max-min) | repetitions kept | rel_err | threads |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    # Serial kernels, then multithreaded ones, then the ceiling; by name within each (the JSON's
+    # own order is random under --benchmark_enable_random_interleaving).
+    team = {b: int(runs[0].get("threads", 1)) for (b, _), runs in rows.items()}
+    order = sorted(team, key=lambda b: (b.startswith("ref/"), team[b] > 1, b))
+    stats = {}
+    for backend in order:
+        for n in sorted(n for (b, n) in rows if b == backend):
+            s = summary(rows[(backend, n)])
+            stats[(backend, n)] = s
+            gbs, spread, rel_err, threads, count = s
+            print(f"| {backend} | 2^{n.bit_length() - 1} | {gbs:.2f} | {spread:.2f} | {count} | {rel_err:.3g} | {threads} |")
+    print()
+    for f in failed:
+        print(f"FAILED {f}")
+    return stats, failed
+
+
+def checks(stats):
+    def gbs(backend, n):
+        s = stats.get((backend, n))
+        return s[0] if s else None
+
+    big, mid = 1 << 28, 1 << 20
+    results = []
+    read = gbs("ref/cpu_read", big)
+    mt = {b: s[0] for (b, n), s in stats.items() if n == big and s[3] > 1 and not b.startswith("ref/")}
+    if read and mt:
+        best = max(mt, key=mt.get)
+        results.append((f"best multithreaded ({best}, {mt[best]:.2f} GB/s) >= 0.9 x ref/cpu_read ({read:.2f}) at 2^28",
+                        mt[best] >= 0.9 * read, mt[best] / read))
+    kahan, naive = gbs("cpu/avx2_kahan/threads", big), gbs("cpu/avx2_f32/threads", big)
+    if kahan and naive:
+        results.append((f"cpu/avx2_kahan/threads ({kahan:.2f}) >= 0.9 x cpu/avx2_f32/threads ({naive:.2f}) at 2^28",
+                        kahan >= 0.9 * naive, kahan / naive))
+    simd, scalar = gbs("cpu/avx2_f32", mid), gbs("cpu/accumulate_f32", mid)
+    if simd and scalar:
+        results.append((f"cpu/avx2_f32 ({simd:.2f}) >= 2 x cpu/accumulate_f32 ({scalar:.2f}) at 2^20",
+                        simd >= 2 * scalar, simd / scalar))
+    print("| check | ratio | result |")
+    print("|---|---:|---|")
+    for text, ok, ratio in results:
+        print(f"| {text} | {ratio:.2f} | {'pass' if ok else 'MISS'} |")
+    print()
+    return all(ok for _, ok, _ in results)
+
+
+def main(paths):
+    ok = True
+    for path in paths:
+        stats, failed = table(path)
+        ok = checks(stats) and not failed and ok
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,33 @@
+#include <gtest/gtest.h>
+
+#include "kernels/cpu/avx2.hpp"
+#include "tests/kernels/cpu/sum_checks.hpp"
+
+namespace {
+
+using rb::bench::Accumulation;
+using rb::test::call;
+using rb::test::need_avx2;
+
+RB_SUM_TESTS(Avx2Kahan, call<rb::cpu::avx2_kahan>, Accumulation::f32_tree, need_avx2())
+
+TEST(Avx2Kahan, ExactWithOutliers) {
+  RB_SKIP_IF(need_avx2());
+  rb::test::expect_exact_with_outliers(call<rb::cpu::avx2_kahan>);
+}
+
+TEST(Avx2Kahan, ErrorBoundIndependentOfN) {
+  RB_SKIP_IF(need_avx2());
+  rb::test::expect_compensated_bound(call<rb::cpu::avx2_kahan>);
+}
+
+TEST(Avx2Kahan, BeatsFloatOnIllConditionedData) {
+  RB_SKIP_IF(need_avx2());
+  for (const auto n : rb::test::kIllConditionedSizes) {
+    const double naive = rb::test::ill_conditioned_error(call<rb::cpu::avx2_f32>, n);
+    ASSERT_GT(naive, 0) << "n = " << n << ": the data no longer defeats a float sum";
+    EXPECT_LT(rb::test::ill_conditioned_error(call<rb::cpu::avx2_kahan>, n), naive) << "n = " << n;
+  }
+}
+
+}  // namespace

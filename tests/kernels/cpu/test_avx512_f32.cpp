@@ -1,0 +1,26 @@
+#include <gtest/gtest.h>
+
+#include "kernels/cpu/avx512.hpp"
+#include "tests/kernels/cpu/sum_checks.hpp"
+
+namespace {
+
+using rb::bench::Accumulation;
+using rb::test::call;
+using rb::test::need_avx512;
+
+RB_SUM_TESTS(Avx512F32, call<rb::cpu::avx512_f32>, Accumulation::f32_sequential, need_avx512())
+
+TEST(Avx512F32, FloatChainsLoseOutliersLowBits) {
+  // The counterpart of the Kahan/f64 outlier tests: a plain float sum is not exact there, so
+  // those tests do test something.
+  RB_SKIP_IF(need_avx512());
+  const auto x = rb::test::small_integers(100, 100, 3);
+  auto y = x;
+  y[0] = 0x1p30f;
+  double exact = 0;
+  for (const float v : y) exact += v;
+  EXPECT_NE(call<rb::cpu::avx512_f32>(y.data(), 100), exact);
+}
+
+}  // namespace

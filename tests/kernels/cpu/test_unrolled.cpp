@@ -1,0 +1,24 @@
+#include <gtest/gtest.h>
+
+#include "kernels/cpu/unrolled.hpp"
+#include "tests/kernels/cpu/sum_checks.hpp"
+
+namespace {
+
+using rb::bench::Accumulation;
+using rb::test::call;
+
+RB_SUM_TESTS(Unrolled8F32, call<rb::cpu::unrolled8_f32>, Accumulation::f32_sequential, "")
+RB_SUM_TESTS(Unrolled8F64, call<rb::cpu::unrolled8_f64>, Accumulation::f64, "")
+
+TEST(Unrolled8F64, ExactWithOutliers) { rb::test::expect_exact_with_outliers(call<rb::cpu::unrolled8_f64>); }
+
+TEST(Unrolled8F64, BeatsFloatOnIllConditionedData) {
+  for (const auto n : rb::test::kIllConditionedSizes) {
+    const double naive = rb::test::ill_conditioned_error(call<rb::cpu::unrolled8_f32>, n);
+    ASSERT_GT(naive, 0) << "n = " << n << ": the data no longer defeats a float sum";
+    EXPECT_LT(rb::test::ill_conditioned_error(call<rb::cpu::unrolled8_f64>, n), naive) << "n = " << n;
+  }
+}
+
+}  // namespace
