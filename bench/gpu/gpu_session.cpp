@@ -1,6 +1,7 @@
 #include "bench/gpu/gpu_session.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "bench/gpu/harness_kernels.cuh"
 
@@ -13,6 +14,7 @@ constexpr std::int64_t kDeviceReserve = std::int64_t{1} << 30;
 }  // namespace
 
 GpuSession::GpuSession(Session& session, DeviceInfo info) : session_(session), info_(std::move(info)) {
+  if (const char* us = std::getenv("RB_SPIN_US")) spin_ns_ = std::strtoull(us, nullptr, 10) * 1000;
   RB_CUDA_CHECK(cudaSetDevice(info_.ordinal));
   RB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   RB_CUDA_CHECK(cudaEventCreate(&start_));
@@ -74,7 +76,7 @@ void GpuSession::enqueue_flush() {
 
 void GpuSession::enqueue_spin() {
   // 997 is coprime with 2000: consecutive spins cover the dither range evenly.
-  const std::uint64_t ns = kSpinNs + (spins_++ * 997) % kSpinDitherNs;
+  const std::uint64_t ns = spin_ns_ + (spins_++ * 997) % kSpinDitherNs;
   const double cycles_per_ns = info_.sm_clock_khz * 1e-6;  // at the maximum clock: longer if lower
   gpu::enqueue_spin(stream_, static_cast<long long>(static_cast<double>(ns) * cycles_per_ns));
 }

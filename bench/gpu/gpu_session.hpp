@@ -17,6 +17,8 @@ namespace rb::bench::gpu {
 // How long the queued spin kernel runs before each start event: comfortably longer than the host
 // takes to record an event and enqueue a few launches. Each spin adds a dither that walks through
 // [0, kSpinDitherNs) so start events sample every phase of the event clock's tick.
+// RB_SPIN_US in the environment overrides it (a diagnostic: does a longer head start change a
+// backend's time? then launch latency was leaking into it).
 inline constexpr std::uint64_t kSpinNs = 20'000;
 inline constexpr std::uint64_t kSpinDitherNs = 2'000;
 
@@ -32,6 +34,7 @@ class GpuSession {
   DeviceScratch& scratch() noexcept { return scratch_; }
   ResultSlot slot() const noexcept { return ResultSlot(slot_.get(), stream_); }
   std::size_t flush_bytes() const noexcept { return flush_.bytes(); }
+  std::uint64_t spin_ns() const noexcept { return spin_ns_; }
 
   // x[0, n) on the device, options().offset floats past a 256-byte boundary. The first call
   // allocates and fills the buffer for the largest selected n that fits in free device memory;
@@ -55,6 +58,7 @@ class GpuSession {
   DeviceScratch scratch_;
   std::int64_t capacity_ = -1;  // -1: not planned yet
   std::uint64_t spins_ = 0;
+  std::uint64_t spin_ns_ = kSpinNs;
   std::string limit_;           // why sizes above capacity_ cannot run
 };
 
