@@ -3,11 +3,13 @@
 //
 // Two different things carry the std:: name here, and the registration keeps them apart:
 //   std_reduce_par / std_reduce_par_unseq: `std::reduce(policy, first, last, 0.0f)` over the
-//       raw floats, exactly as a user writes it. Its kernel is the library's: TBB leaves summed
-//       by a scalar float loop (par), or by an `omp simd` float loop (par_unseq: libstdc++
-//       spells unsequenced as that pragma, which GCC honours only with -fopenmp-simd, so this
-//       file gets that flag). These are `cpu/std_reduce_par[_unseq]`: they answer "what does the
-//       standard library give me", so they must not secretly call our kernels.
+//       raw floats, exactly as a user writes it. Its kernel is the library's: TBB's
+//       parallel_reduce over leaves that libstdc++ sums with its serial transform_reduce (par:
+//       groups of 4 added pairwise into one float accumulator, ~4x std::accumulate) or with an
+//       `omp simd` float loop (par_unseq: libstdc++ spells unsequenced as that pragma, which GCC
+//       honours only with -fopenmp-simd, so this file gets that flag). These are
+//       `cpu/std_reduce_par[_unseq]`: they answer "what does the standard library give me", so
+//       they must not secretly call our kernels.
 //   StdPar<Kernel>: `std::for_each(par, blocks)` calling one of our serial kernels per block,
 //       partials in double, added in block order (deterministic). This is the std::execution
 //       *runtime* composed with a kernel, registered as `cpu/<kernel>/std_par`.

@@ -1,14 +1,14 @@
 #pragma once
-// A persistent pool: threads are created once, in the constructor, and sleep between calls.
+// A persistent pool: threads are created once, in the constructor, and sleep when idle.
 //
 // Wake-up: a 32-bit generation counter. run() publishes the task, bumps the generation
 // (release) and notify_all()s; the caller then does share 0 itself and waits for pending_ to
 // drop to 0, which the last worker's decrement signals. Whoever waits (a worker for the next
 // generation, the caller for pending_) polls for up to 100 us, yielding the core, then blocks
-// in atomic::wait, a futex in libstdc++. So back-to-back calls never pay a futex wake-up (tens
-// of microseconds for a sleeping vCPU), no thread is created per call, and an idle pool uses no
-// CPU: on a 2-core machine a pool that spun forever would steal the core from whatever runs
-// next (another runtime's benchmark, the OpenMP or TBB workers).
+// in atomic::wait, a futex in libstdc++. So calls less than 100 us apart never pay a futex
+// wake-up (tens of microseconds for a sleeping vCPU), no thread is created per call, and an
+// idle pool uses no CPU: on a 2-core machine a pool that spun forever would steal the core
+// from whatever runs next (another runtime's benchmark, the OpenMP or TBB workers).
 //
 // One caller at a time: run() is not reentrant and not meant to be called from two threads.
 #include <atomic>
