@@ -40,6 +40,8 @@ def profile(build, backend, n):
            "--metrics", ",".join(METRICS), f"{build}/bench/reduce_bench",
            f"--benchmark_filter=^{re.escape(backend)}/{n}/cold", f"--sizes={n}", "--benchmark_min_time=0.0001s"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    with open(f"{RAW_PREFIX}{backend.replace('/', '_')}_{n}.csv", "w") as f:
+        f.write(out)  # the raw report, so the table can be re-derived
     start = out.find('"ID"')
     rows = list(csv.DictReader(io.StringIO(out[start:])))
     units, rows = rows[0], rows[1:]  # the second CSV line holds the units
@@ -52,16 +54,28 @@ def profile(build, backend, n):
 def fmt(metric, value, unit):
     v = float(value.replace(",", ""))
     if metric == "gpu__time_duration.sum":
-        v *= {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}.get(unit, 1.0)
+        # Nsight Compute 2025 writes "ns"/"us"/"ms" (older versions "nsecond"...).
+        scale = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}
+        if unit not in scale:
+            raise SystemExit(f"ncu_table: unknown time unit {unit!r}")
+        v *= scale[unit]
         return f"{v:.2f}"
     if metric.startswith("dram__bytes"):
-        v *= {"byte": 1e-6, "Kbyte": 1e-3, "Mbyte": 1.0, "Gbyte": 1e3}.get(unit, 1.0)
+        scale = {"byte": 1e-6, "Kbyte": 1e-3, "Mbyte": 1.0, "Gbyte": 1e3, "B": 1e-6, "KB": 1e-3, "MB": 1.0, "GB": 1e3}
+        if unit not in scale:
+            raise SystemExit(f"ncu_table: unknown byte unit {unit!r}")
+        v *= scale[unit]
         return f"{v:.2f}"
     return f"{v:.1f}"
 
 
+RAW_PREFIX = ""
+
+
 def main():
+    global RAW_PREFIX
     build, out_md, cases = sys.argv[1], sys.argv[2], sys.argv[3:]
+    RAW_PREFIX = out_md.removesuffix(".md") + "_raw_"
     lines = ["| backend | n | kernel | " + " | ".join(METRICS.values()) + " |",
              "|---|---|---|" + "---|" * len(METRICS)]
     for case in cases:

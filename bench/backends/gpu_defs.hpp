@@ -9,7 +9,6 @@ namespace rb::bench::gpu {
 GpuBackendDef cub_sum();                  // backends/cub.cu
 GpuBackendDef thrust_reduce();            // backends/thrust.cu
 GpuBackendDef thrust_reduce_cached();     // backends/thrust.cu
-GpuBackendDef thrust_transform_reduce();  // backends/thrust.cu
 
 GpuBackendDef cuda_shfl();         // backends/cuda_kernels.cpp
 GpuBackendDef cuda_vec4();         //

@@ -17,7 +17,6 @@ std::vector<BackendEntry> gpu_backend_entries(Session& session, std::string& why
       cuda_onepass_f64(),
       thrust_reduce(),
       thrust_reduce_cached(),
-      thrust_transform_reduce(),
       torch_sum(),
       ref_launch(),
       ref_read(),

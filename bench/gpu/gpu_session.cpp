@@ -13,8 +13,12 @@ constexpr std::int64_t kDeviceReserve = std::int64_t{1} << 30;
 
 }  // namespace
 
+std::uint64_t spin_ns() {
+  const char* us = std::getenv("RB_SPIN_US");
+  return us ? std::strtoull(us, nullptr, 10) * 1000 : kSpinNs;
+}
+
 GpuSession::GpuSession(Session& session, DeviceInfo info) : session_(session), info_(std::move(info)) {
-  if (const char* us = std::getenv("RB_SPIN_US")) spin_ns_ = std::strtoull(us, nullptr, 10) * 1000;
   RB_CUDA_CHECK(cudaSetDevice(info_.ordinal));
   RB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   RB_CUDA_CHECK(cudaEventCreate(&start_));

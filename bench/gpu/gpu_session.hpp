@@ -21,6 +21,8 @@ namespace rb::bench::gpu {
 // backend's time? then launch latency was leaking into it).
 inline constexpr std::uint64_t kSpinNs = 20'000;
 inline constexpr std::uint64_t kSpinDitherNs = 2'000;
+// kSpinNs, or RB_SPIN_US from the environment.
+std::uint64_t spin_ns();
 
 class GpuSession {
  public:
@@ -34,7 +36,6 @@ class GpuSession {
   DeviceScratch& scratch() noexcept { return scratch_; }
   ResultSlot slot() const noexcept { return ResultSlot(slot_.get(), stream_); }
   std::size_t flush_bytes() const noexcept { return flush_.bytes(); }
-  std::uint64_t spin_ns() const noexcept { return spin_ns_; }
 
   // x[0, n) on the device, options().offset floats past a 256-byte boundary. The first call
   // allocates and fills the buffer for the largest selected n that fits in free device memory;
@@ -58,7 +59,7 @@ class GpuSession {
   DeviceScratch scratch_;
   std::int64_t capacity_ = -1;  // -1: not planned yet
   std::uint64_t spins_ = 0;
-  std::uint64_t spin_ns_ = kSpinNs;
+  std::uint64_t spin_ns_ = gpu::spin_ns();
   std::string limit_;           // why sizes above capacity_ cannot run
 };
 

@@ -121,8 +121,8 @@ void add_gpu_context() {
   add("cuda_driver", version(d.driver_version));
   add("cuda_runtime", version(d.runtime_version));
   add("l2_flush", "cold: read " + std::to_string(2 * d.l2_bytes) + " bytes (2x L2) before each iteration");
-  add("launch_latency_hiding", std::to_string(gpu::kSpinNs / 1000) + "-" +
-                                   std::to_string((gpu::kSpinNs + gpu::kSpinDitherNs) / 1000) +
+  add("launch_latency_hiding", std::to_string(gpu::spin_ns() / 1000) + "-" +
+                                   std::to_string((gpu::spin_ns() + gpu::kSpinDitherNs) / 1000) +
                                    " us clock64 spin kernel queued before the start event");
 }
 

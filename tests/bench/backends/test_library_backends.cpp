@@ -14,7 +14,7 @@ using namespace rb::bench;
 using Kind = Outcome::Kind;
 
 std::vector<gpu::GpuBackendDef> library_backends() {
-  return {gpu::cub_sum(), gpu::thrust_reduce(), gpu::thrust_reduce_cached(), gpu::thrust_transform_reduce()};
+  return {gpu::cub_sum(), gpu::thrust_reduce(), gpu::thrust_reduce_cached()};
 }
 
 void expect_all_verified(std::vector<std::int64_t> sizes) {
