@@ -24,10 +24,11 @@ open(os.path.join(d, "locked.bin"), "wb").write(b"\0" * 400)
 PY
 chmod 000 "$tmp/locked.bin"
 cpu=(--benchmark_filter='cpu/accumulate_f64' --benchmark_min_time=0.001)
+as=()  # set to run a row as another user (see the unreadable-file row)
 row() {  # row "case" args...
   local what=$1; shift
   local out rc
-  out=$("$B" "$@" 2>&1); rc=$?
+  out=$("${as[@]}" "$B" "$@" 2>&1); rc=$?
   local msg
   msg=$(printf '%s\n' "$out" | grep -E "reduce_bench:|ERROR OCCURRED|error" | grep -v "GPU benchmarks skipped" | head -2 | sed 's/|/\\|/g' | tr '\n' ' ')
   printf '| %s | `%s` | %s | %s |\n' "$what" "$*" "$rc" "${msg:-(no message)}"
@@ -36,7 +37,15 @@ row() {  # row "case" args...
 echo "| case | arguments | exit | message (stderr/stdout) |"
 echo "|---|---|---|---|"
 row "input file missing" --input="$tmp/nope.bin" "${cpu[@]}"
-row "input file unreadable$( [ "$(id -u)" = 0 ] && echo ' (run as root: readable anyway)')" --input="$tmp/locked.bin" "${cpu[@]}"
+# root reads a mode-000 file anyway: run that row as nobody where possible.
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
+  chmod 755 "$tmp"
+  as=(runuser -u nobody --)
+  row "input file unreadable (run as nobody)" --input="$tmp/locked.bin" "${cpu[@]}"
+  as=()
+else
+  row "input file unreadable$( [ "$(id -u)" = 0 ] && echo ' (run as root: readable anyway)')" --input="$tmp/locked.bin" "${cpu[@]}"
+fi
 row "input is a directory" --input="$tmp" "${cpu[@]}"
 row "input shorter than 4n bytes" --input="$tmp/x1000.bin" --sizes=1000,1001 "${cpu[@]}"
 row "input size not a multiple of 4" --input="$tmp/odd.bin" "${cpu[@]}"
