@@ -30,6 +30,8 @@ def load(path):
         parts = b["name"].split("/")
         # <backend...>/<n>/<mode>/manual_time
         backend, n = "/".join(parts[:-3]), int(parts[-3])
+        if not (backend.startswith("cpu/") or backend == "ref/cpu_read"):
+            continue  # a sweep with GPU rows: this summary is the CPU family's
         if b.get("error_occurred"):
             failed.append(f"{b['name']}: {b.get('error_message', '')}")
             continue
@@ -67,7 +69,8 @@ def table(path):
             s = summary(rows[(backend, n)])
             stats[(backend, n)] = s
             gbs, _, rel_err, threads, count, best = s
-            print(f"| {backend} | 2^{n.bit_length() - 1} | {gbs:.2f} | {best:.2f} | {count} | {rel_err:.3g} | {threads} |")
+            size = f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else f"{n:,}"
+            print(f"| {backend} | {size} | {gbs:.2f} | {best:.2f} | {count} | {rel_err:.3g} | {threads} |")
     print()
     for f in failed:
         print(f"FAILED {f}")
