@@ -28,8 +28,12 @@ std::string format_bytes(double bytes) {
 
 Session::Session(Options options)
     : options_(std::move(options)),
-      scan_([this](std::int64_t b, std::int64_t e, float* scratch) { return read_chunk(b, e, scratch); }) {
+      scan_(chunk_source()) {
   if (!options_.input_path.empty()) file_ = inspect_input_file(options_.input_path);
+}
+
+ChunkSource Session::chunk_source() const {
+  return [this](std::int64_t b, std::int64_t e, float* scratch) { return read_chunk(b, e, scratch); };
 }
 
 const float* Session::read_chunk(std::int64_t b, std::int64_t e, float* scratch) const {
@@ -66,9 +70,7 @@ const Reference& Session::reference(std::int64_t n) {
   require_input(n);
   if (n <= scan_.covered()) {  // only when n was never selected: scan it on its own
     const std::int64_t one[] = {n};
-    return references_[n] = compute_references(one, [this](std::int64_t b, std::int64_t e, float* scratch) {
-             return read_chunk(b, e, scratch);
-           }).front();
+    return references_[n] = compute_references(one, chunk_source()).front();
   }
   std::vector<std::int64_t> sizes;
   for (const auto s : selected_) {

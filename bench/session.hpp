@@ -69,6 +69,7 @@ class Session {
  private:
   void materialize(std::int64_t n);
   const float* read_chunk(std::int64_t begin, std::int64_t end, float* scratch) const;
+  ChunkSource chunk_source() const;  // read_chunk, as the reference scan takes it
 
   Options options_;
   std::optional<InputFile> file_;
