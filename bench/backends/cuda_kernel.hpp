@@ -1,7 +1,7 @@
 #pragma once
 // The one adapter every hand-written CUDA variant shares (kernels/cuda/sum.hpp's shape):
 //   constructor (untimed): scratch sized for n by the variant, which also queries and caches the
-//     SM count and occupancy there, then prepare() (onepass zeroes its counter) and a stream sync;
+//     SM count and occupancy there, then prepare() (onepass zeroes its counter and slots) and a stream sync;
 //   enqueue: the variant's launches, nothing else;
 //   result: the float or double the variant wrote.
 // Float variants are checked as f32_tree, double ones as f64 (bench/verify.hpp).
@@ -20,8 +20,9 @@ class CudaKernelSum final : public GpuBackend {
 
  public:
   CudaKernelSum(const GpuProblem& p, const rb::cuda::Variant<Out>& v) : v_(v), in_(p.input), n_(p.n), out_(p.out) {
-    scratch_ = p.scratch.get(v_.scratch_bytes(n_));
-    v_.prepare(scratch_, p.stream);
+    const std::size_t bytes = v_.scratch_bytes(n_);
+    scratch_ = p.scratch.get(bytes);
+    v_.prepare(scratch_, bytes, p.stream);
     RB_CUDA_CHECK(cudaStreamSynchronize(p.stream));
   }
   void enqueue(cudaStream_t stream) override { v_.sum(in_, n_, scratch_, target(), stream); }

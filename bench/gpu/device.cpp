@@ -41,30 +41,58 @@ std::optional<DeviceInfo> probe_device(std::string& why_not) {
   return d;
 }
 
-Clocks current_clocks(const std::string& pci_bus_id) {
-  Clocks c;
-  void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) return c;
+namespace {
+
+// NVML through dlopen (no link-time dependency), opened on first use and kept for the process:
+// nvmlInit can take milliseconds, and the runner asks for the clock after every benchmark run.
+class Nvml {
+ public:
+  static Nvml& get() {
+    static Nvml nvml;
+    return nvml;
+  }
+  Clocks clocks(const std::string& pci_bus_id) const {
+    Clocks c;
+    if (!ready_) return c;
+    Device dev = nullptr;
+    unsigned int mhz = 0;
+    constexpr int kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
+    if (by_bus_(pci_bus_id.c_str(), &dev) == 0) {
+      if (clock_(dev, kClockSm, &mhz) == 0) c.sm_mhz = static_cast<int>(mhz);
+      if (clock_(dev, kClockMem, &mhz) == 0) c.mem_mhz = static_cast<int>(mhz);
+    }
+    return c;
+  }
+
+ private:
   using Device = void*;
   using InitFn = int (*)();
   using ByBusFn = int (*)(const char*, Device*);
   using ClockFn = int (*)(Device, int, unsigned int*);
-  auto init = reinterpret_cast<InitFn>(dlsym(lib, "nvmlInit_v2"));
-  auto by_bus = reinterpret_cast<ByBusFn>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
-  auto clock = reinterpret_cast<ClockFn>(dlsym(lib, "nvmlDeviceGetClockInfo"));
-  auto shutdown = reinterpret_cast<InitFn>(dlsym(lib, "nvmlShutdown"));
-  constexpr int kClockSm = 1, kClockMem = 2;  // nvmlClockType_t
-  if (init && by_bus && clock && shutdown && init() == 0) {
-    Device dev = nullptr;
-    unsigned int mhz = 0;
-    if (by_bus(pci_bus_id.c_str(), &dev) == 0) {
-      if (clock(dev, kClockSm, &mhz) == 0) c.sm_mhz = static_cast<int>(mhz);
-      if (clock(dev, kClockMem, &mhz) == 0) c.mem_mhz = static_cast<int>(mhz);
-    }
-    shutdown();
+
+  Nvml() {
+    lib_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib_) return;
+    auto init = reinterpret_cast<InitFn>(dlsym(lib_, "nvmlInit_v2"));
+    by_bus_ = reinterpret_cast<ByBusFn>(dlsym(lib_, "nvmlDeviceGetHandleByPciBusId_v2"));
+    clock_ = reinterpret_cast<ClockFn>(dlsym(lib_, "nvmlDeviceGetClockInfo"));
+    shutdown_ = reinterpret_cast<InitFn>(dlsym(lib_, "nvmlShutdown"));
+    ready_ = init && by_bus_ && clock_ && shutdown_ && init() == 0;
   }
-  dlclose(lib);
-  return c;
-}
+  ~Nvml() {
+    if (ready_) shutdown_();
+    if (lib_) dlclose(lib_);
+  }
+
+  void* lib_ = nullptr;
+  ByBusFn by_bus_ = nullptr;
+  ClockFn clock_ = nullptr;
+  InitFn shutdown_ = nullptr;
+  bool ready_ = false;
+};
+
+}  // namespace
+
+Clocks current_clocks(const std::string& pci_bus_id) { return Nvml::get().clocks(pci_bus_id); }
 
 }  // namespace rb::bench::gpu

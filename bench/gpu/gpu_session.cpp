@@ -13,6 +13,11 @@ constexpr std::int64_t kDeviceReserve = std::int64_t{1} << 30;
 
 }  // namespace
 
+int flush_passes() {
+  const char* p = std::getenv("RB_FLUSH_PASSES");
+  return p ? std::max(1, std::atoi(p)) : kFlushPasses;
+}
+
 std::uint64_t spin_ns() {
   const char* us = std::getenv("RB_SPIN_US");
   return us ? std::strtoull(us, nullptr, 10) * 1000 : kSpinNs;
@@ -75,7 +80,9 @@ void GpuSession::plan_input() {
 }
 
 void GpuSession::enqueue_flush() {
-  enqueue_l2_flush(stream_, flush_.get(), flush_.bytes(), sink_.as<unsigned>(), info_.sm_count);
+  for (int i = 0; i < flush_passes_; ++i) {
+    enqueue_l2_flush(stream_, flush_.get(), flush_.bytes(), sink_.as<unsigned>(), info_.sm_count);
+  }
 }
 
 void GpuSession::enqueue_spin() {

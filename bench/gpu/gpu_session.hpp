@@ -23,6 +23,13 @@ inline constexpr std::uint64_t kSpinNs = 20'000;
 inline constexpr std::uint64_t kSpinDitherNs = 2'000;
 // kSpinNs, or RB_SPIN_US from the environment.
 std::uint64_t spin_ns();
+// How many times each cold iteration reads the flush buffer (2x L2). One pass leaves the L2 in
+// one of two states that then persist for a whole run: CUB cold at 2^24 ran 21.2 or 22.1 µs per
+// run, alternating, cv 2.3% over 10 repetitions. A second pass makes every iteration's state
+// independent, and the runs agree (cv 0.1%): results/h200/diagnose/.
+inline constexpr int kFlushPasses = 2;
+// kFlushPasses, or RB_FLUSH_PASSES from the environment.
+int flush_passes();
 
 class GpuSession {
  public:
@@ -60,6 +67,7 @@ class GpuSession {
   std::int64_t capacity_ = -1;  // -1: not planned yet
   std::uint64_t spins_ = 0;
   std::uint64_t spin_ns_ = gpu::spin_ns();
+  int flush_passes_ = gpu::flush_passes();
   std::string limit_;           // why sizes above capacity_ cannot run
 };
 

@@ -10,7 +10,11 @@
 // host-side overheads are what they are measured for.
 #include <cuda/version>  // CCCL_VERSION, from the toolkit
 
+#include <cstdlib>
+#include <fstream>
+#include <map>
 #include <memory>
+#include <vector>
 
 #include "bench/gpu/runner.hpp"
 
@@ -40,6 +44,32 @@ GpuRuntime& runtime() {
   return r;
 }
 
+// RB_SAMPLES=FILE (a diagnostic): every timed iteration appended as "name,run,iteration,ns", so
+// the distribution behind a mean can be looked at (a mode that flips between runs, a slow first
+// iteration). `run` counts the runs of that name in this process: probes, then repetitions.
+class SampleLog {
+ public:
+  static SampleLog& get() {
+    static SampleLog log;
+    return log;
+  }
+  bool on() const { return out_.is_open(); }
+  void write(const std::string& name, const std::vector<double>& seconds) {
+    const int run = runs_[name]++;
+    for (std::size_t i = 0; i < seconds.size(); ++i) {
+      out_ << name << ',' << run << ',' << i << ',' << static_cast<long long>(seconds[i] * 1e9 + 0.5) << '\n';
+    }
+    out_.flush();
+  }
+
+ private:
+  SampleLog() {
+    if (const char* path = std::getenv("RB_SAMPLES")) out_.open(path, std::ios::app);
+  }
+  std::ofstream out_;
+  std::map<std::string, int> runs_;
+};
+
 void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBackendDef& def, const Case& c) {
   try {
     GpuSession& g = runtime().get();
@@ -52,6 +82,8 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     backend->enqueue(stream);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
     double seconds = 0;
+    SampleLog& log = SampleLog::get();
+    std::vector<double> samples;
     for (auto _ : state) {
       if (c.mode == Mode::cold) g.enqueue_flush();
       g.slot().poison();
@@ -62,7 +94,11 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
       const double dt = g.elapsed_seconds();
       state.SetIterationTime(dt);
       seconds += dt;
+      if (log.on()) samples.push_back(dt);
     }
+    // The SM clock just after the loop: a run that throttled shows it here.
+    state.counters["sm_mhz"] = gpu::current_clocks(g.info().pci_bus_id).sm_mhz;
+    if (log.on()) log.write(c.name(), samples);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
     RB_CUDA_CHECK(cudaGetLastError());
     const double result = backend->result();
@@ -120,7 +156,8 @@ void add_gpu_context() {
   add("gpu_mem_clock_mhz_start", std::to_string(clocks.mem_mhz));
   add("cuda_driver", version(d.driver_version));
   add("cuda_runtime", version(d.runtime_version));
-  add("l2_flush", "cold: read " + std::to_string(2 * d.l2_bytes) + " bytes (2x L2) before each iteration");
+  add("l2_flush", "cold: read " + std::to_string(2 * d.l2_bytes) + " bytes (2x L2) " +
+                      std::to_string(gpu::flush_passes()) + " times before each iteration");
   add("launch_latency_hiding", std::to_string(gpu::spin_ns() / 1000) + "-" +
                                    std::to_string((gpu::spin_ns() + gpu::kSpinDitherNs) / 1000) +
                                    " us clock64 spin kernel queued before the start event");

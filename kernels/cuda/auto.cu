@@ -13,9 +13,9 @@ const Variant<float>& pick(std::int64_t n) { return n >= kAutoIlp4MinN ? vec4_il
 
 std::size_t scratch_bytes(std::int64_t n) { return pick(n).scratch_bytes(n); }
 
-void prepare(void* scratch, cudaStream_t stream) {
-  vec4.prepare(scratch, stream);
-  vec4_ilp4.prepare(scratch, stream);
+void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) {
+  vec4.prepare(scratch, bytes, stream);
+  vec4_ilp4.prepare(scratch, bytes, stream);
 }
 
 void sum(const float* in, std::int64_t n, void* scratch, float* out, cudaStream_t stream) {

@@ -18,17 +18,23 @@ struct BlockSumStorage {
 };
 
 // Sum of v over the block (blockDim.x == Threads, every thread calls it). The result is valid in
-// warp 0, thread 0 included; other warps get their own warp's sum.
+// thread 0 (the second level only adds the kWarps lanes that hold warp sums); other warps get
+// their own warp's sum.
 template <int Threads, class T>
 __device__ __forceinline__ T block_sum(T v, BlockSumStorage<T, Threads>& storage) {
   constexpr int kWarps = Threads / kWarpSize;
+  constexpr int kSecondLevelLanes = [] {  // kWarps rounded up to a power of two
+    int lanes = 1;
+    while (lanes < kWarps) lanes *= 2;
+    return lanes;
+  }();
   v = warp_sum(v);
   if constexpr (kWarps > 1) {
     const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
     const int warp = static_cast<int>(threadIdx.x) / kWarpSize;
     if (lane == 0) storage.warp[warp] = v;
     __syncthreads();
-    if (warp == 0) v = warp_sum(lane < kWarps ? storage.warp[lane] : T(0));
+    if (warp == 0) v = warp_sum<kSecondLevelLanes>(lane < kWarps ? storage.warp[lane] : T(0));
   }
   return v;
 }

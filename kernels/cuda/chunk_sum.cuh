@@ -8,8 +8,23 @@
 
 #include "kernels/cuda/block_sum.cuh"
 #include "kernels/cuda/layout.cuh"
+#include "kernels/cuda/tuning.cuh"
 
 namespace rb::cuda {
+
+// One 16-byte load of the input, through the read-only path. LoadHint::l2_prefetch_256 adds
+// PTX's L2::256B qualifier: on a miss, L2 fetches the whole 256-byte sector group, not just the
+// 32-byte sectors this warp touches (a tuning experiment: tune/onepass/*_pf).
+template <LoadHint Hint>
+__device__ __forceinline__ float4 load_float4(const float4* p) {
+  if constexpr (Hint == LoadHint::l2_prefetch_256) {
+    float4 v;
+    asm("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+    return v;
+  } else {
+    return __ldg(p);
+  }
+}
 
 // The four floats of v, added pairwise in Acc (each float converted first when Acc is double).
 template <class Acc>
@@ -25,7 +40,7 @@ __device__ __forceinline__ Acc lane_sum(float4 v) {
 // `#pragma unroll 1` keeps Unroll honest: left alone, nvcc -O3 unrolls this loop 4x more (visible
 // in the PTX) and ptxas may hoist those loads too, so the loads in flight would be the compiler's
 // choice, not the shape's, and vec4 would quietly become an ILP kernel.
-template <class Acc, int Threads, int Unroll>
+template <class Acc, int Threads, int Unroll, LoadHint Hint = LoadHint::ldg>
 __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body, Range r) {
   Acc acc[Unroll];
 #pragma unroll
@@ -37,7 +52,7 @@ __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body,
   for (; i < full_steps_end; i += std::int64_t{Unroll} * Threads) {
     float4 v[Unroll];
 #pragma unroll
-    for (int k = 0; k < Unroll; ++k) v[k] = __ldg(body + i + k * Threads);
+    for (int k = 0; k < Unroll; ++k) v[k] = load_float4<Hint>(body + i + k * Threads);
 #pragma unroll
     for (int k = 0; k < Unroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
   }
@@ -48,7 +63,7 @@ __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body,
     float4 v[Unroll];
 #pragma unroll
     for (int k = 0; k < Unroll; ++k) {
-      v[k] = i + k * Threads < r.end ? __ldg(body + i + k * Threads) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      v[k] = i + k * Threads < r.end ? load_float4<Hint>(body + i + k * Threads) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
 #pragma unroll
     for (int k = 0; k < Unroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
@@ -66,10 +81,10 @@ __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body,
 // The block's chunk (share.block(blockIdx.x)) summed, block 0 also adding the head and tail.
 // Valid in thread 0. The additions' order depends only on the split, the share and the shape,
 // never on timing: the same input pointer, n and grid always give the same bits.
-template <class Acc, int Threads, int Unroll>
+template <class Acc, int Threads, int Unroll, LoadHint Hint = LoadHint::ldg>
 __device__ __forceinline__ Acc block_chunk_sum(const Split& x, const EvenShare& share,
                                                BlockSumStorage<Acc, Threads>& storage) {
-  Acc v = thread_chunk_sum<Acc, Threads, Unroll>(x.body, share.block(blockIdx.x));
+  Acc v = thread_chunk_sum<Acc, Threads, Unroll, Hint>(x.body, share.block(blockIdx.x));
   if (blockIdx.x == 0) v += Acc(x.edge(static_cast<int>(threadIdx.x)));
   return block_sum<Threads>(v, storage);
 }

@@ -2,30 +2,14 @@
 // The one-launch reduction, templated on the accumulator (float: onepass.cu, double:
 // onepass_f64.cu) and on the launch shape (tuning.cuh; the tune/onepass/* grid instantiates more).
 //
-// Completion ("last block done"): every block writes its partial to scratch, then its thread 0
-// takes a ticket from a device-scope counter. The block that draws the last ticket sums all
-// partials in index order, writes the result, and puts the counter back to 0 for the next launch.
-// No floating-point atomics, no memset launch, no host synchronization.
+// Every block sums a contiguous chunk (chunk_sum.cuh). A grid of one block writes its sum and is
+// done. Otherwise every block but the last stores its partial into a slot word and exits, and
+// the last block's warp 0 waits for the slots and adds them in index order (slots.cuh: no fence,
+// no atomic read-modify-write, no memset launch, no floating-point atomics).
 //
-// Memory ordering, in the CUDA (PTX) memory model:
-//  1. Block j's thread 0 stores partials[j], then fetch_add(acq_rel, device scope): the release
-//     half orders the store before its increment.
-//  2. All increments are read-modify-writes of one location, so each block's release heads a
-//     release sequence holding every later increment. The thread whose fetch_add returns
-//     gridDim.x - 1 read the last of them; its acquire half therefore synchronizes with the
-//     release of every other block: every partials[j] store happens before what it does next.
-//     (This is the classic `__threadfence(); atomicAdd()` pattern, with the reader-side fence
-//     that pattern leaves implicit written out as the acquire.)
-//  3. __syncthreads() carries that to the rest of the last block (causality order is transitive
-//     across the CTA barrier), which then reads the partials with __ldcg, from L2, the device's
-//     point of coherence.
-//  4. The reset is a relaxed store: the last ticket proves all gridDim.x increments are done and
-//     nothing in this grid touches the counter again, and the next launch in the stream starts
-//     only after this grid has finished.
 // Determinism: the grid depends only on n (and the device), each block's chunk only on the input
-// pointer, n and the grid, and the last block adds the partials in index order whichever block
-// finished last, so the same call gives the same bits every time.
-#include <cuda/atomic>
+// pointer, n and the grid, and the partials are added in index order whichever block finished
+// last, so the same call gives the same bits every time.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -33,42 +17,31 @@
 #include <cstdint>
 
 #include "kernels/cuda/chunk_sum.cuh"
+#include "kernels/cuda/cluster.cuh"
 #include "kernels/cuda/error.cuh"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/residency.cuh"
+#include "kernels/cuda/slots.cuh"
 #include "kernels/cuda/sum.hpp"
 #include "kernels/cuda/tuning.cuh"
 
 namespace rb::cuda {
 namespace detail {
 
-// Scratch: [ticket counter | padding | partials[grid]]. Only the counter needs initialising
-// (onepass.prepare); every partial is written before it is read.
-inline constexpr std::size_t kOnepassPartialsOffset = 256;
+// Scratch: slots[grid], all zero between launches (prepare, then every launch puts back what it
+// used).
 
 template <class Acc, class Shape>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
-    Split x, EvenShare share, unsigned* counter, Acc* partials, Acc* out) {
-  constexpr int kThreads = Shape::threads;
-  __shared__ BlockSumStorage<Acc, kThreads> storage;
-  __shared__ bool last_block;
-
-  const Acc block_total = block_chunk_sum<Acc, kThreads, Shape::unroll>(x, share, storage);
-  if (gridDim.x == 1) {  // small n: no other block to wait for, skip the round trips through L2
-    if (threadIdx.x == 0) *out = block_total;
+    Split x, EvenShare share, typename SlotWord<Acc>::type* slots, Acc* out) {
+  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
+  const Acc block_total = block_chunk_sum<Acc, Shape::threads, Shape::unroll, Shape::hint>(x, share, storage);
+  if (threadIdx.x >= kWarpSize) return;  // the block's sum is in thread 0: warp 0 does the rest
+  if (blockIdx.x + 1 < gridDim.x) {       // not the finisher: hand the partial over and go
+    if (threadIdx.x == 0) publish_partial(block_total, slots);
     return;
   }
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = block_total;
-    ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> tickets(*counter);
-    last_block = tickets.fetch_add(1u, ::cuda::memory_order_acq_rel) == gridDim.x - 1;
-    if (last_block) tickets.store(0u, ::cuda::memory_order_relaxed);
-  }
-  // Publishes last_block, and orders warp 0's reads of `storage` in block_chunk_sum before
-  // its reuse below.
-  __syncthreads();
-  if (!last_block) return;
-  const Acc total = block_sum_in_order<kThreads>(partials, static_cast<int>(gridDim.x), storage);
+  const Acc total = gridDim.x == 1 ? block_total : collect_partials(slots, static_cast<int>(gridDim.x), block_total);
   if (threadIdx.x == 0) *out = total;
 }
 
@@ -77,6 +50,7 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_
 template <class Acc, class Shape>
 struct Onepass {
   static constexpr auto kKernel = &detail::onepass_kernel<Acc, Shape>;
+  using Word = typename detail::SlotWord<Acc>::type;
 
   // SMs x blocks per SM at large n; at most what the occupancy API says fits.
   static int max_grid() {
@@ -86,20 +60,18 @@ struct Onepass {
   static int grid(std::int64_t n) { return work_sized_grid(n, Shape::tile_floats, max_grid()); }
 
   static std::size_t scratch_bytes(std::int64_t n) {
-    return detail::kOnepassPartialsOffset + static_cast<std::size_t>(grid(n)) * sizeof(Acc);
+    return static_cast<std::size_t>(grid(n)) * sizeof(Word);
   }
 
-  static void prepare(void* scratch, cudaStream_t stream) {
-    RB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, sizeof(unsigned), stream));
+  static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) {
+    if (bytes > 0) RB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, stream));
   }
 
   static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const Split x = split_aligned(in, n);
     const int blocks = grid(n);
-    auto* bytes = static_cast<unsigned char*>(scratch);
-    kKernel<<<blocks, Shape::threads, 0, stream>>>(
-        x, EvenShare::make(x.body_n, Shape::threads, blocks), reinterpret_cast<unsigned*>(bytes),
-        reinterpret_cast<Acc*>(bytes + detail::kOnepassPartialsOffset), out);
+    kKernel<<<blocks, Shape::threads, 0, stream>>>(x, EvenShare::make(x.body_n, Shape::threads, blocks),
+                                                   static_cast<Word*>(scratch), out);
     RB_CUDA_CHECK_LAUNCH();
   }
 
@@ -110,24 +82,52 @@ struct Onepass {
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
-// The tuned onepass: OnepassSmallShape below kOnepassLargeMinN, OnepassLargeShape from there
-// (tuning.cuh has the sweep). Both use the same scratch layout and counter, and each launch
-// leaves the counter at 0, so a caller may alternate n freely.
+// The tuned onepass (tuning.cuh has the sweep behind each step):
+//   n <= OnepassTinyShape's tile        one block, no completion
+//   n <= ClusterSum's kMaxN (sm_90+)    one cluster, completion in distributed shared memory
+//   n <  kOnepassLargeMinN              the grid of OnepassSmallShape blocks, slot completion
+//   otherwise                           the grid of OnepassLargeShape blocks, slot completion
+// All grid paths share one scratch layout and leave it zeroed, so a caller may alternate n freely.
 template <class Acc>
 struct OnepassBySize {
+  using Tiny = Onepass<Acc, OnepassTinyShape>;
+  using Cluster = ClusterSum<Acc, OnepassClusterShape>;
   using Small = Onepass<Acc, OnepassSmallShape>;
   using Large = Onepass<Acc, OnepassLargeShape>;
-  static bool large(std::int64_t n) { return n >= kOnepassLargeMinN; }
+
+  enum class Path { tiny, cluster, small, large };
+  static Path path(std::int64_t n) {
+    if (n <= OnepassTinyShape::tile_floats) return Path::tiny;
+    if (n <= Cluster::kMaxN && n <= kOnepassClusterMaxN && cluster_launch_supported()) return Path::cluster;
+    return n < kOnepassLargeMinN ? Path::small : Path::large;
+  }
 
   static std::size_t scratch_bytes(std::int64_t n) {
-    return large(n) ? Large::scratch_bytes(n) : Small::scratch_bytes(n);
+    std::size_t bytes = Tiny::scratch_bytes(n);  // also the first (untimed) device queries
+    switch (path(n)) {
+      case Path::small: bytes = Small::scratch_bytes(n); break;
+      case Path::large: bytes = Large::scratch_bytes(n); break;
+      default: break;
+    }
+    return bytes;
   }
-  static void prepare(void* scratch, cudaStream_t stream) { Small::prepare(scratch, stream); }
+  static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) { Small::prepare(scratch, bytes, stream); }
   static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
-    if (large(n)) Large::sum(in, n, scratch, out, stream);
-    else Small::sum(in, n, scratch, out, stream);
+    switch (path(n)) {
+      case Path::tiny: Tiny::sum(in, n, scratch, out, stream); break;
+      case Path::cluster: Cluster::sum(in, n, out, stream); break;
+      case Path::small: Small::sum(in, n, scratch, out, stream); break;
+      case Path::large: Large::sum(in, n, scratch, out, stream); break;
+    }
   }
-  static Geometry geometry(std::int64_t n) { return large(n) ? Large::geometry(n) : Small::geometry(n); }
+  static Geometry geometry(std::int64_t n) {
+    switch (path(n)) {
+      case Path::tiny: return Tiny::geometry(n);
+      case Path::cluster: return Cluster::geometry(n);
+      case Path::small: return Small::geometry(n);
+      default: return Large::geometry(n);
+    }
+  }
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 

@@ -32,7 +32,7 @@ int grid(std::int64_t n) { return work_sized_grid(n, kThreads, kShflMaxBlocks); 
 
 std::size_t scratch_bytes(std::int64_t n) { return static_cast<std::size_t>(grid(n)) * sizeof(float); }
 
-void prepare(void*, cudaStream_t) {}
+void prepare(void*, std::size_t, cudaStream_t) {}
 
 void sum(const float* in, std::int64_t n, void* scratch, float* out, cudaStream_t stream) {
   if (n < 0) throw std::invalid_argument("negative element count");

@@ -4,8 +4,8 @@
 //
 //   bytes = v.scratch_bytes(n);          untimed: sizes the grid for n on the current device,
 //                                        querying SM count and occupancy once and caching them
-//   v.prepare(scratch, stream);          untimed, once per scratch buffer, asynchronous
-//                                        (onepass zeroes its completion counter; others: nothing)
+//   v.prepare(scratch, bytes, stream);   untimed, once per scratch buffer, asynchronous
+//                                        (onepass zeroes its counter and slots; others: nothing)
 //   v.sum(in, n, scratch, out, stream);  launches only: no synchronization, allocation or copy
 //
 // `in` (device) may start at any float boundary; n may be 0 (the sum is 0) or beyond 2^31.
@@ -29,7 +29,7 @@ struct Geometry {
 template <class Out>
 struct Variant {
   std::size_t (*scratch_bytes)(std::int64_t n);
-  void (*prepare)(void* scratch, cudaStream_t stream);
+  void (*prepare)(void* scratch, std::size_t bytes, cudaStream_t stream);
   void (*sum)(const float* in, std::int64_t n, void* scratch, Out* out, cudaStream_t stream);
   Geometry (*geometry)(std::int64_t n);
 };

@@ -7,8 +7,11 @@
 
 namespace rb::cuda {
 
+// How a streaming kernel loads its float4s (chunk_sum.cuh: load_float4).
+enum class LoadHint { ldg, l2_prefetch_256 };
+
 // The shape of a streaming kernel: what its __launch_bounds__, its grid and its loop are built from.
-template <int Threads, int Unroll, int BlocksPerSm>
+template <int Threads, int Unroll, int BlocksPerSm, LoadHint Hint = LoadHint::ldg>
 struct LaunchShape {
   static_assert(Threads % 32 == 0 && Threads >= 32 && Threads <= 1024, "a whole number of warps");
   static_assert(Unroll >= 1 && BlocksPerSm >= 1, "at least one load in flight, one block per SM");
@@ -17,6 +20,7 @@ struct LaunchShape {
   static constexpr int blocks_per_sm = BlocksPerSm;  // grid = SMs x this at large n; also the
                                                      // register budget (__launch_bounds__ min blocks)
   static constexpr std::int64_t tile_floats = std::int64_t{Threads} * Unroll * 4;  // one block step
+  static constexpr LoadHint hint = Hint;
 };
 
 // cuda/shfl: the textbook launch, 256 threads and a fixed cap of 1024 blocks (no SM awareness).
@@ -56,6 +60,11 @@ inline constexpr std::int64_t kAutoIlp4MinN = std::int64_t{1} << 21;
 // work over more SMs than t512's. Large n: 8 loads in flight x 1024 threads per SM kept the most
 // bytes in flight, 0.5-1.2% ahead of 4 loads at 2^26..2^30.
 using OnepassSmallShape = LaunchShape<256, 8, 2>;
+// Single block up to its tile, and one cluster of up to 8 blocks up to kOnepassClusterMaxN.
+// To be measured on H200 (tune/onepass/* and tune/cluster/*).
+using OnepassTinyShape = LaunchShape<128, 8, 1>;
+using OnepassClusterShape = LaunchShape<256, 8, 1>;
+inline constexpr std::int64_t kOnepassClusterMaxN = std::int64_t{1} << 16;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
 inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{1} << 18;
 

@@ -37,7 +37,7 @@ struct TwoPass {
 
   static std::size_t scratch_bytes(std::int64_t) { return static_cast<std::size_t>(grid()) * sizeof(float); }
 
-  static void prepare(void*, cudaStream_t) {}
+  static void prepare(void*, std::size_t, cudaStream_t) {}
 
   static void sum(const float* in, std::int64_t n, void* scratch, float* out, cudaStream_t stream) {
     const Split x = split_aligned(in, n);

@@ -13,11 +13,14 @@ inline constexpr int kWarpSize = 32;
 inline constexpr unsigned kFullWarp = 0xFFFF'FFFFu;
 
 // All 32 lanes must call it together (full mask). T is float or double (a double shuffle is two
-// 32-bit shuffles).
-template <class T>
+// 32-bit shuffles). With Lanes < 32 (a power of two), only lanes [0, Lanes) are summed, in
+// log2(Lanes) steps, and the sum is valid in those lanes: a block's second level needs only as
+// many steps as it has warps, and every step is a shuffle's latency on the critical path.
+template <int Lanes = kWarpSize, class T>
 __device__ __forceinline__ T warp_sum(T v) {
+  static_assert(Lanes >= 1 && Lanes <= kWarpSize && (Lanes & (Lanes - 1)) == 0, "a power of two up to 32");
 #pragma unroll
-  for (int offset = kWarpSize / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullWarp, v, offset);
+  for (int offset = Lanes / 2; offset > 0; offset /= 2) v += __shfl_xor_sync(kFullWarp, v, offset);
   return v;
 }
 

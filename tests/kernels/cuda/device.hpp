@@ -64,9 +64,10 @@ Out sum_into(const cuda::Variant<Out>& v, const float* in, std::int64_t n, void*
 // One call the way a user makes it: scratch sized for n, prepared, one launch.
 template <class Out>
 Out sum_once(const cuda::Variant<Out>& v, const float* in, std::int64_t n) {
-  DeviceArray<unsigned char> scratch(std::max<std::size_t>(v.scratch_bytes(n), 1));
+  const std::size_t bytes = std::max<std::size_t>(v.scratch_bytes(n), 1);
+  DeviceArray<unsigned char> scratch(bytes);
   DeviceArray<Out> out(1);
-  v.prepare(scratch.get(), nullptr);
+  v.prepare(scratch.get(), bytes, nullptr);
   return sum_into(v, in, n, scratch.get(), out.get());
 }
 

@@ -1,8 +1,12 @@
 // cuda/onepass beyond the shared contract (test_sum_variants.cpp): bitwise determinism, the
-// completion counter resetting itself between launches of different n, and other launch shapes
-// (the tune/onepass/* grid instantiates the same template).
+// completion slots emptying themselves between launches of different n (and after a NaN partial),
+// every size path at its edges, and other launch shapes (the tune/onepass/* grid instantiates the
+// same template).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -26,7 +30,7 @@ TEST(Onepass, BitwiseDeterministicOverTenRuns) {
   const std::int64_t n = 3'000'001;
   DeviceArray<unsigned char> scratch(v.scratch_bytes(n));
   DeviceArray<float> out(1);
-  v.prepare(scratch.get(), nullptr);
+  v.prepare(scratch.get(), v.scratch_bytes(n), nullptr);
   ASSERT_GT(v.geometry(n).grid, 1) << "needs several blocks to race for the last ticket";
   std::vector<float> results;
   for (int run = 0; run < 10; ++run) results.push_back(rb::test::sum_into(v, d.get() + 1, n, scratch.get(), out.get()));
@@ -37,22 +41,89 @@ TEST(Onepass, BitwiseDeterministicOverTenRuns) {
   }
 }
 
-TEST(Onepass, CounterResetsItselfAcrossLaunchesOfDifferentN) {
+TEST(Onepass, SlotsAreEmptyAgainAfterLaunchesOfDifferentN) {
   RB_REQUIRE_GPU();
   const auto& v = rb::cuda::onepass;
   const auto g = v.geometry(std::int64_t{1} << 40);
   const std::int64_t big = 3 * std::int64_t{g.grid} * g.tile + 5;  // full grid, several rows per block
   const auto x = rb::test::random_signed(big, 4);
   const auto d = rb::test::upload(x);
-  DeviceArray<unsigned char> scratch(v.scratch_bytes(big));  // the largest grid of the sequence
+  const std::size_t bytes = v.scratch_bytes(big);  // the largest grid of the sequence
+  DeviceArray<unsigned char> scratch(bytes);
   DeviceArray<float> out(1);
-  v.prepare(scratch.get(), nullptr);  // once: every launch below must leave the counter at 0
+  v.prepare(scratch.get(), bytes, nullptr);  // once: every launch below must leave it all zero
   // Grids: full, 2 blocks, 1 block (skips the counter), full again, 25 blocks, none (n = 0).
   for (const std::int64_t n : {big, g.tile + 1, std::int64_t{1}, big - 3, std::int64_t{100'003}, std::int64_t{0}, big}) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", grid " << v.geometry(n).grid);
     RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n),
                   Accumulation::f32_tree);
-    EXPECT_EQ(rb::test::read_back(reinterpret_cast<const unsigned*>(scratch.get())), 0u) << "counter not reset";
+    std::vector<unsigned char> after(bytes);
+    RB_CUDA_CHECK(cudaMemcpy(after.data(), scratch.get(), bytes, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(std::count(after.begin(), after.end(), 0), static_cast<std::ptrdiff_t>(bytes))
+        << "slots not put back to zero";
+  }
+}
+
+// A partial whose bits are all ones (a negative NaN with a full payload) is the one value whose
+// inverted encoding would read as an empty slot: the finisher must not wait for it forever, must
+// return NaN, and must leave the slots empty for the next launch.
+TEST(Onepass, NanPartialNeitherHangsNorLeaksIntoTheNextLaunch) {
+  RB_REQUIRE_GPU();
+  for (const auto* v : {&rb::cuda::onepass}) {
+    const std::int64_t n = 3'000'001;
+    ASSERT_GT(v->geometry(n).grid, 2);
+    const auto x = rb::test::random_signed(n, 10);
+    auto bad = x;
+    const std::uint32_t all_ones = 0xFFFF'FFFFu;
+    std::memcpy(&bad[17], &all_ones, sizeof(float));  // in block 0's chunk, not the finisher's
+    const auto clean = rb::test::upload(x);
+    const auto poisoned = rb::test::upload(bad);
+    const std::size_t bytes = v->scratch_bytes(n);
+    DeviceArray<unsigned char> scratch(bytes);
+    DeviceArray<float> out(1);
+    v->prepare(scratch.get(), bytes, nullptr);
+    EXPECT_TRUE(std::isnan(rb::test::sum_into(*v, poisoned.get(), n, scratch.get(), out.get())));
+    RB_EXPECT_SUM(rb::test::sum_into(*v, clean.get(), n, scratch.get(), out.get()), std::span(x),
+                  Accumulation::f32_tree);
+  }
+}
+
+// Every path of OnepassBySize at its edges, in float and double, at an unaligned start: one
+// block, one cluster (sm_90), the small grid, the large grid.
+template <class Acc>
+void expect_every_path_sums_correctly(const rb::cuda::Variant<Acc>& v) {
+  using By = rb::cuda::OnepassBySize<Acc>;
+  const std::int64_t tiny = rb::cuda::OnepassTinyShape::tile_floats;
+  const std::int64_t cluster = std::min(By::Cluster::kMaxN, rb::cuda::kOnepassClusterMaxN);
+  const std::int64_t large = rb::cuda::kOnepassLargeMinN;
+  const auto x = rb::test::random_signed(2 * large + 16, 6);
+  const auto d = rb::test::upload(x);
+  const Accumulation acc = sizeof(Acc) == 8 ? Accumulation::f64 : Accumulation::f32_tree;
+  for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, cluster - 1, cluster, cluster + 1, large - 1, large, 2 * large + 5}) {
+    SCOPED_TRACE(testing::Message() << "n " << n << ", path " << static_cast<int>(By::path(n)) << ", grid "
+                                    << v.geometry(n).grid);
+    RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + 3, n), std::span(x).subspan(3, n), acc);
+  }
+}
+
+TEST(Onepass, EveryPathAtItsEdges) {
+  RB_REQUIRE_GPU();
+  expect_every_path_sums_correctly(rb::cuda::onepass);
+  expect_every_path_sums_correctly(rb::cuda::onepass_f64);
+}
+
+TEST(Onepass, ClusterPathIsBitwiseDeterministic) {
+  RB_REQUIRE_GPU();
+  using By = rb::cuda::OnepassBySize<float>;
+  const std::int64_t n = std::min(By::Cluster::kMaxN, rb::cuda::kOnepassClusterMaxN) - 7;
+  if (By::path(n) != By::Path::cluster) GTEST_SKIP() << "no cluster launch on this device";
+  const auto x = rb::test::random_signed(n, 8);
+  const auto d = rb::test::upload(x);
+  const float first = rb::test::sum_once(rb::cuda::onepass, d.get(), n);
+  RB_EXPECT_SUM(first, std::span(x), Accumulation::f32_tree);
+  for (int run = 1; run < 10; ++run) {
+    const float again = rb::test::sum_once(rb::cuda::onepass, d.get(), n);
+    EXPECT_EQ(std::memcmp(&again, &first, sizeof(float)), 0) << "run " << run;
   }
 }
 
@@ -81,6 +152,15 @@ TEST(Onepass, OtherLaunchShapes) {
   expect_shape_sums_correctly<float, 512, 2, 4>();
   expect_shape_sums_correctly<float, 1024, 8, 1>();
   expect_shape_sums_correctly<double, 1024, 8, 1>();
+  expect_shape_sums_correctly<float, 64, 8, 1>();
+}
+
+TEST(Onepass, L2PrefetchHintSumsCorrectly) {
+  RB_REQUIRE_GPU();
+  const auto v = rb::cuda::Onepass<float, rb::cuda::LaunchShape<256, 8, 2, rb::cuda::LoadHint::l2_prefetch_256>>::variant();
+  const auto x = rb::test::random_signed(1'000'003 + 2, 9);
+  const auto d = rb::test::upload(x);
+  RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + 2, 1'000'003), std::span(x).subspan(2), Accumulation::f32_tree);
 }
 
 }  // namespace
