@@ -22,7 +22,7 @@ if os.path.exists(p):
         vals = sorted(set(round(x, 3) for x in v))
         print(f"{name} {run} {len(v)} {statistics.median(v):.3f} {min(v):.3f} {q[0]:.3f} {q[-1]:.3f} {max(v):.3f} "
               f"{len(vals)}:{vals[:8]}")
-for f in ("cub_samples", "cub_flush2"):
+for f in ("cub_samples", "cub_flush2", "cub_cv"):
     p = os.path.join(out, f + ".json")
     if os.path.exists(p):
         print(f, [(b["name"].split("/")[0], round(b["real_time"], 2), b.get("sm_mhz")) for b in runs(p)])

@@ -5,9 +5,11 @@
 #     per kernel launch (duration, DRAM bytes, L2 hit rate) show where the microsecond goes.
 #  2. The onepass completion and small-n paths: tune/onepass/* and tune/cluster/* beside cub,
 #     ref/read and cuda/onepass, cold, randomly interleaved repetitions.
-#   scripts/h200_diagnose.sh OUT_DIR   (configures and builds build/tune with the tuning backends)
+#   scripts/h200_diagnose.sh OUT_DIR [cub|tune|all]   (builds build/tune with the tuning backends)
+# The flush experiment ran with one pass, the default then; it is 2 now, so `cub` forces 1.
 set -uo pipefail
-out=${1:?usage: scripts/h200_diagnose.sh OUT_DIR}
+out=${1:?usage: scripts/h200_diagnose.sh OUT_DIR [cub|tune|all]}
+what=${2:-all}
 mkdir -p "$out"
 step() { echo "== $1 (${SECONDS}s)"; }
 step "build"
@@ -19,6 +21,8 @@ step "kernel tests"
 for t in test_onepass test_sum_variants test_onepass_f64; do
   build/tune/tests/kernels/cuda/$t --gtest_brief=1 >"$out/$t.log" 2>&1; echo "$t rc=$?"; tail -2 "$out/$t.log"
 done
+if [[ $what != tune ]]; then
+export RB_FLUSH_PASSES=1
 step "cub 2^24 cold: samples, clocks"
 j() { echo --benchmark_out="$out/$1.json" --benchmark_out_format=json; }
 RB_SAMPLES="$out/samples.csv" "$B" --benchmark_filter='^(cub|cuda/onepass)/16777216/cold' --sizes=2^24 \
@@ -33,11 +37,18 @@ timeout 200 ncu --clock-control none --cache-control none -k regex:Reduce --csv 
   --metrics gpu__time_duration.sum,dram__bytes_read.sum,lts__t_sector_hit_rate.pct,launch__grid_size \
   "$B" --benchmark_filter='^cub/16777216/cold' --sizes=2^24 --benchmark_repetitions=6 --benchmark_min_time=15x \
   >"$out/ncu_cub.csv" 2>"$out/ncu.log"; echo "ncu rc=$?"
+unset RB_FLUSH_PASSES
+fi
+if [[ $what != cub ]]; then
+step "cub cold, 10 repetitions, default flush"
+RB_SAMPLES="$out/samples.csv" "$B" --benchmark_filter='^cub/.*/cold' --sizes=2^14,2^20,2^24 --benchmark_repetitions=10 \
+  --benchmark_min_time=300x $(j cub_cv) >"$out/cub_cv.log" 2>&1
 step "tuning sweep"
-"$B" --benchmark_filter='^(cub|ref/read|ref/launch|cuda/onepass|tune/onepass/t(64_u8_b1|128_u8_b1|128_u4_b1|256_u8_b2|512_u8_b2|256_u4_b4|1024_u8_b1)(_pf)?|tune/cluster/.*)/[0-9]+/cold' \
+"$B" --benchmark_filter='^(cub|ref/read|ref/launch|cuda/onepass|tune/onepass/t(128_u8_b1|128_u4_b1|256_u8_b2|512_u8_b2|256_u4_b4|512_u4_b4|256_u8_b4)|tune/cluster/t(256|512)_u4)/[0-9]+/cold' \
   --sizes=2^10,2^11,2^12,2^13,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22,2^24 \
   --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true --benchmark_min_time=400x \
   --benchmark_display_aggregates_only=true $(j tune) >"$out/tune.log" 2>&1; echo "tune rc=$?"
+fi
 (cd "$out" && tar czf logs.tgz --remove-files $(ls *.log 2>/dev/null) && gzip -f samples.csv)
 step "summary"
 python3 scripts/diagnose_summary.py "$out"
