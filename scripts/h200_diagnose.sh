@@ -12,6 +12,7 @@ out=${1:?usage: scripts/h200_diagnose.sh OUT_DIR [cub|tune|all]}
 what=${2:-all}
 mkdir -p "$out"
 step() { echo "== $1 (${SECONDS}s)"; }
+j() { echo --benchmark_out="$out/$1.json" --benchmark_out_format=json; }
 step "build"
 cmake --preset release -B build/tune -DRB_TUNING_BACKENDS=ON -DRB_ENABLE_TORCH=OFF -DRB_ENABLE_TRITON=OFF >"$out/build.log" 2>&1 &&
   cmake --build build/tune -j16 --target reduce_bench test_onepass test_sum_variants test_onepass_f64 >>"$out/build.log" 2>&1 ||
@@ -24,7 +25,6 @@ done
 if [[ $what != tune ]]; then
 export RB_FLUSH_PASSES=1
 step "cub 2^24 cold: samples, clocks"
-j() { echo --benchmark_out="$out/$1.json" --benchmark_out_format=json; }
 RB_SAMPLES="$out/samples.csv" "$B" --benchmark_filter='^(cub|cuda/onepass)/16777216/cold' --sizes=2^24 \
   --benchmark_repetitions=6 --benchmark_min_time=300x $(j cub_samples) >"$out/cub_samples.log" 2>&1
 RB_SAMPLES="$out/samples.csv" "$B" --benchmark_filter='^cub/16384/cold' --sizes=2^14 \
@@ -44,8 +44,8 @@ step "cub cold, 10 repetitions, default flush"
 RB_SAMPLES="$out/samples.csv" "$B" --benchmark_filter='^cub/.*/cold' --sizes=2^14,2^20,2^24 --benchmark_repetitions=10 \
   --benchmark_min_time=300x $(j cub_cv) >"$out/cub_cv.log" 2>&1
 step "tuning sweep"
-"$B" --benchmark_filter='^(cub|ref/read|ref/launch|cuda/onepass|tune/onepass/t(128_u8_b1|128_u4_b1|256_u8_b2|512_u8_b2|256_u4_b4|512_u4_b4|256_u8_b4)|tune/cluster/t(256|512)_u4)/[0-9]+/cold' \
-  --sizes=2^10,2^11,2^12,2^13,2^14,2^15,2^16,2^17,2^18,2^19,2^20,2^21,2^22,2^24 \
+"$B" --benchmark_filter="${RB_TUNE_FILTER:-^(cub|ref/read|ref/launch|cuda/onepass|tune/onepass/t(256_u4_b4|512_u8_b2)(_ticket|_fenced)?)/[0-9]+/cold}" \
+  --sizes=${RB_TUNE_SIZES:-2^12,2^14..2^22,2^24,2^26,2^28} \
   --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true --benchmark_min_time=400x \
   --benchmark_display_aggregates_only=true $(j tune) >"$out/tune.log" 2>&1; echo "tune rc=$?"
 fi

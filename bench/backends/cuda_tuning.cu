@@ -1,7 +1,5 @@
-// tune/onepass/t<threads>_u<loads in flight>_b<blocks per SM>[_pf]: onepass over a grid of launch
-// shapes (_pf: loads with the L2::256B prefetch hint), and tune/cluster/t<threads>_u<loads>: the
-// one-cluster path alone (skipped above its 8 x tile floats). Built only with
-// -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
+// tune/onepass/t<threads>_u<loads in flight>_b<blocks per SM>[_cg|_pf]: onepass over a grid of
+// launch shapes and load hints (chunk_sum.cuh: load_float4). Built only with -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh (OnepassSmallShape/OnepassLargeShape) with the figures.
 // (vec4 against vec4_ilp4, for cuda/auto's threshold, are the regular cuda/ rows.)
@@ -14,8 +12,6 @@
 
 #include "bench/backends/cuda_kernel.hpp"
 #include "bench/backends/gpu_defs.hpp"
-#include "bench/session.hpp"
-#include "kernels/cuda/cluster.cuh"
 #include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
 
@@ -23,32 +19,23 @@ namespace rb::bench::gpu {
 namespace {
 
 using rb::cuda::LoadHint;
+using rb::cuda::detail::Completion;
 
 template <int Threads, int Unroll, int BlocksPerSm, LoadHint Hint = LoadHint::ldg>
 GpuBackendDef onepass_shape() {
   using Kernel = rb::cuda::Onepass<float, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm, Hint>>;
   return cuda_kernel("tune/onepass/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
-                         std::to_string(BlocksPerSm) + (Hint == LoadHint::ldg ? "" : "_pf"),
+                         std::to_string(BlocksPerSm) +
+                         (Hint == LoadHint::cg ? "_cg" : Hint == LoadHint::l2_prefetch_256 ? "_pf" : ""),
                      Kernel::variant());
 }
 
-template <int Threads, int Unroll>
-GpuBackendDef cluster_shape() {
-  using Cluster = rb::cuda::ClusterSum<float, rb::cuda::LaunchShape<Threads, Unroll, 1>>;
-  const rb::cuda::Variant<float> v{
-      [](std::int64_t) -> std::size_t {
-        if (!rb::cuda::cluster_launch_supported()) throw Skip("this device cannot launch thread-block clusters");
-        return 0;
-      },
-      [](void*, std::size_t, cudaStream_t) {},
-      [](const float* in, std::int64_t n, void*, float* out, cudaStream_t s) { Cluster::sum(in, n, out, s); },
-      &Cluster::geometry};
-  auto def = cuda_kernel("tune/cluster/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll), v);
-  def.make = [make = def.make](const GpuProblem& p) {
-    if (p.n > Cluster::kMaxN) throw Skip("one cluster covers at most " + std::to_string(Cluster::kMaxN) + " floats");
-    return make(p);
-  };
-  return def;
+template <int Threads, int Unroll, int BlocksPerSm, Completion C>
+GpuBackendDef completion() {
+  using Kernel = rb::cuda::Onepass<float, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, C>;
+  return cuda_kernel("tune/onepass/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
+                         std::to_string(BlocksPerSm) + (C == Completion::ticket_polls ? "_ticket" : "_fenced"),
+                     Kernel::variant());
 }
 
 }  // namespace
@@ -64,8 +51,11 @@ std::vector<GpuBackendDef> cuda_tuning_backends() {
       // single-block shapes for tiny n, and the L2 prefetch hint on the two tuned shapes
       onepass_shape<64, 8, 1>(),    onepass_shape<128, 8, 1>(),  onepass_shape<128, 4, 1>(),
       onepass_shape<256, 8, 2, LoadHint::l2_prefetch_256>(),     onepass_shape<512, 8, 2, LoadHint::l2_prefetch_256>(),
-      cluster_shape<128, 8>(),      cluster_shape<256, 4>(),     cluster_shape<256, 8>(),
-      cluster_shape<512, 4>(),      cluster_shape<512, 8>(),
+      onepass_shape<128, 8, 1, LoadHint::cg>(),                  onepass_shape<256, 4, 4, LoadHint::cg>(),
+      onepass_shape<256, 8, 4, LoadHint::cg>(),                  onepass_shape<512, 8, 2, LoadHint::cg>(),
+      // the three completions (slots.cuh) on the mid and large grid shapes
+      completion<256, 4, 4, Completion::ticket_polls>(),         completion<256, 4, 4, Completion::ticket_fenced>(),
+      completion<512, 8, 2, Completion::ticket_polls>(),         completion<512, 8, 2, Completion::ticket_fenced>(),
   };
 }
 

@@ -12,12 +12,15 @@
 
 namespace rb::cuda {
 
-// One 16-byte load of the input, through the read-only path. LoadHint::l2_prefetch_256 adds
-// PTX's L2::256B qualifier: on a miss, L2 fetches the whole 256-byte sector group, not just the
-// 32-byte sectors this warp touches (a tuning experiment: tune/onepass/*_pf).
+// One 16-byte load of the input: through the read-only path (ldg), or cached in L2 only (cg:
+// skips L1 allocation, as streaming data is never reused), or with PTX's L2::256B prefetch
+// qualifier (on a miss, L2 fetches the whole 256-byte group). The last two are tuning
+// experiments (tune/onepass/*_cg, *_pf).
 template <LoadHint Hint>
 __device__ __forceinline__ float4 load_float4(const float4* p) {
-  if constexpr (Hint == LoadHint::l2_prefetch_256) {
+  if constexpr (Hint == LoadHint::cg) {
+    return __ldcg(p);
+  } else if constexpr (Hint == LoadHint::l2_prefetch_256) {
     float4 v;
     asm("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
     return v;

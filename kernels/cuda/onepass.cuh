@@ -17,7 +17,6 @@
 #include <cstdint>
 
 #include "kernels/cuda/chunk_sum.cuh"
-#include "kernels/cuda/cluster.cuh"
 #include "kernels/cuda/error.cuh"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/residency.cuh"
@@ -28,28 +27,35 @@
 namespace rb::cuda {
 namespace detail {
 
-// Scratch: slots[grid], all zero between launches (prepare, then every launch puts back what it
-// used).
+// Scratch: [ticket | padding | slots[grid]], all zero between launches (prepare, then every
+// launch puts back what it used).
+inline constexpr std::size_t kOnepassSlotsOffset = 256;
 
-template <class Acc, class Shape>
+template <class Acc, class Shape, Completion C>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
-    Split x, EvenShare share, typename SlotWord<Acc>::type* slots, Acc* out) {
+    Split x, EvenShare share, unsigned* ticket, typename SlotWord<Acc>::type* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
   const Acc block_total = block_chunk_sum<Acc, Shape::threads, Shape::unroll, Shape::hint>(x, share, storage);
   if (threadIdx.x >= kWarpSize) return;  // the block's sum is in thread 0: warp 0 does the rest
-  if (blockIdx.x + 1 < gridDim.x) {       // not the finisher: hand the partial over and go
-    if (threadIdx.x == 0) publish_partial(block_total, slots);
+  if (gridDim.x == 1) {                  // small n: no other block to wait for
+    if (threadIdx.x == 0) *out = block_total;
     return;
   }
-  const Acc total = gridDim.x == 1 ? block_total : collect_partials(slots, static_cast<int>(gridDim.x), block_total);
+  bool finisher = false;
+  if (threadIdx.x == 0) {
+    publish_partial(block_total, slots);
+    finisher = is_finisher<C>(ticket);
+  }
+  if (!__shfl_sync(kFullWarp, finisher, 0)) return;
+  const Acc total = collect_partials<Acc, C>(slots, static_cast<int>(gridDim.x), ticket);
   if (threadIdx.x == 0) *out = total;
 }
 
 }  // namespace detail
 
-template <class Acc, class Shape>
+template <class Acc, class Shape, detail::Completion C = detail::Completion::finisher_polls>
 struct Onepass {
-  static constexpr auto kKernel = &detail::onepass_kernel<Acc, Shape>;
+  static constexpr auto kKernel = &detail::onepass_kernel<Acc, Shape, C>;
   using Word = typename detail::SlotWord<Acc>::type;
 
   // SMs x blocks per SM at large n; at most what the occupancy API says fits.
@@ -60,18 +66,20 @@ struct Onepass {
   static int grid(std::int64_t n) { return work_sized_grid(n, Shape::tile_floats, max_grid()); }
 
   static std::size_t scratch_bytes(std::int64_t n) {
-    return static_cast<std::size_t>(grid(n)) * sizeof(Word);
+    return detail::kOnepassSlotsOffset + static_cast<std::size_t>(grid(n)) * sizeof(Word);
   }
 
   static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) {
-    if (bytes > 0) RB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, stream));
+    RB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, stream));
   }
 
   static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const Split x = split_aligned(in, n);
     const int blocks = grid(n);
+    auto* bytes = static_cast<unsigned char*>(scratch);
     kKernel<<<blocks, Shape::threads, 0, stream>>>(x, EvenShare::make(x.body_n, Shape::threads, blocks),
-                                                   static_cast<Word*>(scratch), out);
+                                                   reinterpret_cast<unsigned*>(bytes),
+                                                   reinterpret_cast<Word*>(bytes + detail::kOnepassSlotsOffset), out);
     RB_CUDA_CHECK_LAUNCH();
   }
 
@@ -82,51 +90,49 @@ struct Onepass {
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
-// The tuned onepass (tuning.cuh has the sweep behind each step):
-//   n <= OnepassTinyShape's tile        one block, no completion
-//   n <= ClusterSum's kMaxN (sm_90+)    one cluster, completion in distributed shared memory
-//   n <  kOnepassLargeMinN              the grid of OnepassSmallShape blocks, slot completion
-//   otherwise                           the grid of OnepassLargeShape blocks, slot completion
-// All grid paths share one scratch layout and leave it zeroed, so a caller may alternate n freely.
+// The tuned onepass (tuning.cuh has the sweep behind each step). One block while one block's tile
+// covers n (no completion at all), the smallest such shape first; above that a grid:
+//   n <= OnepassTinyShape's tile        one Tiny block
+//   n <= OnepassSmallShape's tile       one Small block
+//   n <= OnepassLargeShape's tile       one Large block
+//   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks
+//   otherwise                           a grid of OnepassLargeShape blocks
+// Every path leaves the slots zeroed, so a caller may alternate n freely on one scratch buffer.
 template <class Acc>
 struct OnepassBySize {
   using Tiny = Onepass<Acc, OnepassTinyShape>;
-  using Cluster = ClusterSum<Acc, OnepassClusterShape>;
   using Small = Onepass<Acc, OnepassSmallShape>;
+  using Mid = Onepass<Acc, OnepassMidShape>;
   using Large = Onepass<Acc, OnepassLargeShape>;
 
-  enum class Path { tiny, cluster, small, large };
+  enum class Path { tiny, small, large_block, mid, large };
   static Path path(std::int64_t n) {
     if (n <= OnepassTinyShape::tile_floats) return Path::tiny;
-    if (n <= Cluster::kMaxN && n <= kOnepassClusterMaxN && cluster_launch_supported()) return Path::cluster;
-    return n < kOnepassLargeMinN ? Path::small : Path::large;
+    if (n <= OnepassSmallShape::tile_floats) return Path::small;
+    if (n <= OnepassLargeShape::tile_floats) return Path::large_block;
+    return n < kOnepassLargeMinN ? Path::mid : Path::large;
+  }
+
+  // Calls f with the Onepass<Acc, Shape> that serves n.
+  template <class F>
+  static decltype(auto) dispatch(std::int64_t n, F&& f) {
+    switch (path(n)) {
+      case Path::tiny: return f(Tiny{});
+      case Path::small: return f(Small{});
+      case Path::mid: return f(Mid{});
+      default: return f(Large{});
+    }
   }
 
   static std::size_t scratch_bytes(std::int64_t n) {
-    std::size_t bytes = Tiny::scratch_bytes(n);  // also the first (untimed) device queries
-    switch (path(n)) {
-      case Path::small: bytes = Small::scratch_bytes(n); break;
-      case Path::large: bytes = Large::scratch_bytes(n); break;
-      default: break;
-    }
-    return bytes;
+    return dispatch(n, [n](auto k) { return decltype(k)::scratch_bytes(n); });
   }
-  static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) { Small::prepare(scratch, bytes, stream); }
+  static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) { Large::prepare(scratch, bytes, stream); }
   static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
-    switch (path(n)) {
-      case Path::tiny: Tiny::sum(in, n, scratch, out, stream); break;
-      case Path::cluster: Cluster::sum(in, n, out, stream); break;
-      case Path::small: Small::sum(in, n, scratch, out, stream); break;
-      case Path::large: Large::sum(in, n, scratch, out, stream); break;
-    }
+    dispatch(n, [&](auto k) { decltype(k)::sum(in, n, scratch, out, stream); });
   }
   static Geometry geometry(std::int64_t n) {
-    switch (path(n)) {
-      case Path::tiny: return Tiny::geometry(n);
-      case Path::cluster: return Cluster::geometry(n);
-      case Path::small: return Small::geometry(n);
-      default: return Large::geometry(n);
-    }
+    return dispatch(n, [n](auto k) { return decltype(k)::geometry(n); });
   }
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };

@@ -57,43 +57,70 @@ struct SlotWord<double> {
 template <class T>
 using DeviceAtomic = ::cuda::atomic_ref<T, ::cuda::thread_scope_device>;
 
-// Thread 0 of a block other than the finisher.
+// Thread 0 of every block.
 template <class Acc>
 __device__ __forceinline__ void publish_partial(Acc partial, typename SlotWord<Acc>::type* slots) {
   DeviceAtomic<typename SlotWord<Acc>::type>(slots[blockIdx.x]).store(SlotWord<Acc>::encode(partial),
                                                                      ::cuda::memory_order_relaxed);
 }
 
-// Warp 0 of the finisher (all 32 lanes), whose own partial `mine` (valid in lane 0) is partial
-// number `count - 1`: the sum of all `count` partials, each other slot waited for, read and
-// emptied. Batch slots per lane are polled together, so 32 x Batch partials cost one L2 round
-// trip, not one each.
-template <class Acc, int Batch = 8>
-__device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, Acc mine) {
+// Which block adds the partials, and what it knows when it starts (a tuning experiment:
+// tune/onepass/*_ticket, *_fenced).
+enum class Completion {
+  finisher_polls,  // the grid's last block, polling (above)
+  ticket_polls,    // the block that draws the last ticket (relaxed fetch_add), polling
+  ticket_fenced,   // the same with an acq_rel ticket: every slot is visible once it has it
+};
+
+// Thread 0 of every block, after publish_partial: true in the block that adds the partials.
+template <Completion C>
+__device__ __forceinline__ bool is_finisher(unsigned* ticket) {
+  if constexpr (C == Completion::finisher_polls) {
+    return blockIdx.x + 1 == gridDim.x;
+  } else {
+    constexpr auto order = C == Completion::ticket_fenced ? ::cuda::memory_order_acq_rel : ::cuda::memory_order_relaxed;
+    return DeviceAtomic<unsigned>(*ticket).fetch_add(1u, order) == gridDim.x - 1;
+  }
+}
+
+// Warp 0 of the finisher (all 32 lanes): the sum of slots[0, count), each slot waited for, read
+// and emptied (and the ticket reset, when there is one).
+template <class Acc, Completion C, int Batch = 8>
+__device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, unsigned* ticket) {
   using Word = typename SlotWord<Acc>::type;
+  if constexpr (C == Completion::ticket_fenced) __syncwarp();  // lane 0's acquire, to every lane
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
-  const int others = count - 1;
   Acc v = Acc(0);
-  for (int base = 0; base < others; base += kWarpSize * Batch) {
+  for (int base = 0; base < count; base += kWarpSize * Batch) {
+    // Poll the whole batch until every slot is written: each pass issues all the loads still
+    // needed at once, so the batch costs one L2 round trip after its last partial lands (a slot
+    // at a time would cost up to Batch of them, while the slowest blocks are still streaming).
     Word w[Batch];
 #pragma unroll
-    for (int k = 0; k < Batch; ++k) {
-      const int i = base + k * kWarpSize + lane;
-      w[k] = i < others ? DeviceAtomic<Word>(slots[i]).load(::cuda::memory_order_relaxed) : Word(0);
+    for (int k = 0; k < Batch; ++k) w[k] = 0;
+    for (;;) {
+      bool done = true;
+#pragma unroll
+      for (int k = 0; k < Batch; ++k) {
+        const int i = base + k * kWarpSize + lane;
+        if (i < count && w[k] == 0) w[k] = DeviceAtomic<Word>(slots[i]).load(::cuda::memory_order_relaxed);
+      }
+#pragma unroll
+      for (int k = 0; k < Batch; ++k) done &= base + k * kWarpSize + lane >= count || w[k] != 0;
+      if (done) break;
     }
 #pragma unroll
     for (int k = 0; k < Batch; ++k) {
       const int i = base + k * kWarpSize + lane;
-      if (i >= others) break;
-      DeviceAtomic<Word> slot(slots[i]);
-      while (w[k] == 0) w[k] = slot.load(::cuda::memory_order_relaxed);
-      v += SlotWord<Acc>::decode(w[k]);
-      slot.store(Word(0), ::cuda::memory_order_relaxed);
+      if (i < count) {
+        v += SlotWord<Acc>::decode(w[k]);
+        DeviceAtomic<Word>(slots[i]).store(Word(0), ::cuda::memory_order_relaxed);
+      }
     }
   }
-  // Partial count - 1 is the finisher's own, added last by its lane like any other.
-  const Acc own = __shfl_sync(kFullWarp, mine, 0);
-  if (lane == others % kWarpSize) v += own;
+  if constexpr (C != Completion::finisher_polls) {
+    if (lane == 0) DeviceAtomic<unsigned>(*ticket).store(0u, ::cuda::memory_order_relaxed);
+  }
   return warp_sum(v);
 }
 

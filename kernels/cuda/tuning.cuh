@@ -8,7 +8,7 @@
 namespace rb::cuda {
 
 // How a streaming kernel loads its float4s (chunk_sum.cuh: load_float4).
-enum class LoadHint { ldg, l2_prefetch_256 };
+enum class LoadHint { ldg, cg, l2_prefetch_256 };
 
 // The shape of a streaming kernel: what its __launch_bounds__, its grid and its loop are built from.
 template <int Threads, int Unroll, int BlocksPerSm, LoadHint Hint = LoadHint::ldg>
@@ -60,11 +60,8 @@ inline constexpr std::int64_t kAutoIlp4MinN = std::int64_t{1} << 21;
 // work over more SMs than t512's. Large n: 8 loads in flight x 1024 threads per SM kept the most
 // bytes in flight, 0.5-1.2% ahead of 4 loads at 2^26..2^30.
 using OnepassSmallShape = LaunchShape<256, 8, 2>;
-// Single block up to its tile, and one cluster of up to 8 blocks up to kOnepassClusterMaxN.
-// To be measured on H200 (tune/onepass/* and tune/cluster/*).
 using OnepassTinyShape = LaunchShape<128, 8, 1>;
-using OnepassClusterShape = LaunchShape<256, 8, 1>;
-inline constexpr std::int64_t kOnepassClusterMaxN = std::int64_t{1} << 16;
+using OnepassMidShape = LaunchShape<256, 4, 4>;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
 inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{1} << 18;
 

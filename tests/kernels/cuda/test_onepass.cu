@@ -89,18 +89,20 @@ TEST(Onepass, NanPartialNeitherHangsNorLeaksIntoTheNextLaunch) {
 }
 
 // Every path of OnepassBySize at its edges, in float and double, at an unaligned start: one
-// block, one cluster (sm_90), the small grid, the large grid.
+// Tiny, Small or Large block, the Mid grid, the Large grid.
 template <class Acc>
 void expect_every_path_sums_correctly(const rb::cuda::Variant<Acc>& v) {
-  using By = rb::cuda::OnepassBySize<Acc>;
   const std::int64_t tiny = rb::cuda::OnepassTinyShape::tile_floats;
-  const std::int64_t cluster = std::min(By::Cluster::kMaxN, rb::cuda::kOnepassClusterMaxN);
+  const std::int64_t small = rb::cuda::OnepassSmallShape::tile_floats;
+  const std::int64_t block = rb::cuda::OnepassLargeShape::tile_floats;
   const std::int64_t large = rb::cuda::kOnepassLargeMinN;
   const auto x = rb::test::random_signed(2 * large + 16, 6);
   const auto d = rb::test::upload(x);
   const Accumulation acc = sizeof(Acc) == 8 ? Accumulation::f64 : Accumulation::f32_tree;
-  for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, cluster - 1, cluster, cluster + 1, large - 1, large, 2 * large + 5}) {
-    SCOPED_TRACE(testing::Message() << "n " << n << ", path " << static_cast<int>(By::path(n)) << ", grid "
+  for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, small, small + 1, block, block + 1, large - 1, large,
+                               2 * large + 5}) {
+    SCOPED_TRACE(testing::Message() << "n " << n << ", path "
+                                    << static_cast<int>(rb::cuda::OnepassBySize<Acc>::path(n)) << ", grid "
                                     << v.geometry(n).grid);
     RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + 3, n), std::span(x).subspan(3, n), acc);
   }
@@ -110,21 +112,6 @@ TEST(Onepass, EveryPathAtItsEdges) {
   RB_REQUIRE_GPU();
   expect_every_path_sums_correctly(rb::cuda::onepass);
   expect_every_path_sums_correctly(rb::cuda::onepass_f64);
-}
-
-TEST(Onepass, ClusterPathIsBitwiseDeterministic) {
-  RB_REQUIRE_GPU();
-  using By = rb::cuda::OnepassBySize<float>;
-  const std::int64_t n = std::min(By::Cluster::kMaxN, rb::cuda::kOnepassClusterMaxN) - 7;
-  if (By::path(n) != By::Path::cluster) GTEST_SKIP() << "no cluster launch on this device";
-  const auto x = rb::test::random_signed(n, 8);
-  const auto d = rb::test::upload(x);
-  const float first = rb::test::sum_once(rb::cuda::onepass, d.get(), n);
-  RB_EXPECT_SUM(first, std::span(x), Accumulation::f32_tree);
-  for (int run = 1; run < 10; ++run) {
-    const float again = rb::test::sum_once(rb::cuda::onepass, d.get(), n);
-    EXPECT_EQ(std::memcmp(&again, &first, sizeof(float)), 0) << "run " << run;
-  }
 }
 
 // Another shape, through the same template the tuning grid uses.
