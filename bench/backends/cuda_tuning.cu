@@ -53,6 +53,7 @@ std::vector<GpuBackendDef> cuda_tuning_backends() {
       onepass_shape<256, 8, 2, LoadHint::l2_prefetch_256>(),     onepass_shape<512, 8, 2, LoadHint::l2_prefetch_256>(),
       onepass_shape<128, 8, 1, LoadHint::cg>(),                  onepass_shape<256, 4, 4, LoadHint::cg>(),
       onepass_shape<256, 8, 4, LoadHint::cg>(),                  onepass_shape<512, 8, 2, LoadHint::cg>(),
+      onepass_shape<32, 32, 1>(),   onepass_shape<64, 16, 1>(),  onepass_shape<32, 16, 1>(),
       // the three completions (slots.cuh) on the mid and large grid shapes
       completion<256, 4, 4, Completion::ticket_polls>(),         completion<256, 4, 4, Completion::ticket_fenced>(),
       completion<512, 8, 2, Completion::ticket_polls>(),         completion<512, 8, 2, Completion::ticket_fenced>(),

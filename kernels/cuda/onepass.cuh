@@ -95,31 +95,35 @@ struct Onepass {
 //   n <= OnepassTinyShape's tile        one Tiny block
 //   n <= OnepassSmallShape's tile       one Small block
 //   n <= OnepassLargeShape's tile       one Large block
-//   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks
-//   otherwise                           a grid of OnepassLargeShape blocks
-// Every path leaves the slots zeroed, so a caller may alternate n freely on one scratch buffer.
+//   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks, the last one finishing
+//   n <  kOnepassTicketMinN             a grid of OnepassLargeShape blocks, the last one finishing
+//   otherwise                           the same grid, the block with the last ticket finishing
+// Every path leaves its scratch zeroed, so a caller may alternate n freely on one buffer.
 template <class Acc>
 struct OnepassBySize {
   using Tiny = Onepass<Acc, OnepassTinyShape>;
   using Small = Onepass<Acc, OnepassSmallShape>;
   using Mid = Onepass<Acc, OnepassMidShape>;
   using Large = Onepass<Acc, OnepassLargeShape>;
+  using Huge = Onepass<Acc, OnepassLargeShape, detail::Completion::ticket_polls>;
 
-  enum class Path { tiny, small, large_block, mid, large };
+  enum class Path { tiny, small, large_block, mid, large, huge };
   static Path path(std::int64_t n) {
     if (n <= OnepassTinyShape::tile_floats) return Path::tiny;
     if (n <= OnepassSmallShape::tile_floats) return Path::small;
     if (n <= OnepassLargeShape::tile_floats) return Path::large_block;
-    return n < kOnepassLargeMinN ? Path::mid : Path::large;
+    if (n < kOnepassLargeMinN) return Path::mid;
+    return n < kOnepassTicketMinN ? Path::large : Path::huge;
   }
 
-  // Calls f with the Onepass<Acc, Shape> that serves n.
+  // Calls f with the Onepass<Acc, ...> that serves n.
   template <class F>
   static decltype(auto) dispatch(std::int64_t n, F&& f) {
     switch (path(n)) {
       case Path::tiny: return f(Tiny{});
       case Path::small: return f(Small{});
       case Path::mid: return f(Mid{});
+      case Path::huge: return f(Huge{});
       default: return f(Large{});
     }
   }

@@ -63,7 +63,8 @@ using OnepassSmallShape = LaunchShape<256, 8, 2>;
 using OnepassTinyShape = LaunchShape<128, 8, 1>;
 using OnepassMidShape = LaunchShape<256, 4, 4>;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
-inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{1} << 18;
+inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;
+inline constexpr std::int64_t kOnepassTicketMinN = std::int64_t{1} << 23;
 
 // ref/read: the best large-n reader of the sweep (t512_u8_b2), so that cuda/onepass - ref/read
 // is the price of the one-launch completion at large n.

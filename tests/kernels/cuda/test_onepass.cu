@@ -89,18 +89,19 @@ TEST(Onepass, NanPartialNeitherHangsNorLeaksIntoTheNextLaunch) {
 }
 
 // Every path of OnepassBySize at its edges, in float and double, at an unaligned start: one
-// Tiny, Small or Large block, the Mid grid, the Large grid.
+// Tiny, Small or Large block, the Mid grid, the Large grid with either completion.
 template <class Acc>
 void expect_every_path_sums_correctly(const rb::cuda::Variant<Acc>& v) {
   const std::int64_t tiny = rb::cuda::OnepassTinyShape::tile_floats;
   const std::int64_t small = rb::cuda::OnepassSmallShape::tile_floats;
   const std::int64_t block = rb::cuda::OnepassLargeShape::tile_floats;
   const std::int64_t large = rb::cuda::kOnepassLargeMinN;
-  const auto x = rb::test::random_signed(2 * large + 16, 6);
+  const std::int64_t huge = rb::cuda::kOnepassTicketMinN;
+  const auto x = rb::test::random_signed(huge + 16, 6);
   const auto d = rb::test::upload(x);
   const Accumulation acc = sizeof(Acc) == 8 ? Accumulation::f64 : Accumulation::f32_tree;
   for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, small, small + 1, block, block + 1, large - 1, large,
-                               2 * large + 5}) {
+                               huge - 1, huge, huge + 5}) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", path "
                                     << static_cast<int>(rb::cuda::OnepassBySize<Acc>::path(n)) << ", grid "
                                     << v.geometry(n).grid);
@@ -140,6 +141,33 @@ TEST(Onepass, OtherLaunchShapes) {
   expect_shape_sums_correctly<float, 1024, 8, 1>();
   expect_shape_sums_correctly<double, 1024, 8, 1>();
   expect_shape_sums_correctly<float, 64, 8, 1>();
+  expect_shape_sums_correctly<float, 32, 32, 1>();
+}
+
+// The completions the tuning grid compares (slots.cuh), on a full grid and a partial one.
+TEST(Onepass, EveryCompletionSumsCorrectlyAndCleansUp) {
+  RB_REQUIRE_GPU();
+  using rb::cuda::detail::Completion;
+  using Shape = rb::cuda::LaunchShape<256, 4, 4>;
+  const rb::cuda::Variant<float> variants[] = {rb::cuda::Onepass<float, Shape, Completion::finisher_polls>::variant(),
+                                               rb::cuda::Onepass<float, Shape, Completion::ticket_polls>::variant(),
+                                               rb::cuda::Onepass<float, Shape, Completion::ticket_fenced>::variant()};
+  const std::int64_t big = 5'000'011;
+  const auto x = rb::test::random_signed(big, 11);
+  const auto d = rb::test::upload(x);
+  for (const auto& v : variants) {
+    const std::size_t bytes = v.scratch_bytes(big);
+    DeviceArray<unsigned char> scratch(bytes);
+    DeviceArray<float> out(1);
+    v.prepare(scratch.get(), bytes, nullptr);
+    for (const std::int64_t n : {big, std::int64_t{40'009}, big - 1}) {
+      RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n),
+                    Accumulation::f32_tree);
+    }
+    std::vector<unsigned char> after(bytes);
+    RB_CUDA_CHECK(cudaMemcpy(after.data(), scratch.get(), bytes, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(std::count(after.begin(), after.end(), 0), static_cast<std::ptrdiff_t>(bytes));
+  }
 }
 
 TEST(Onepass, L2PrefetchHintSumsCorrectly) {
