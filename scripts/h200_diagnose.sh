@@ -49,6 +49,10 @@ step "tuning sweep"
   --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true --benchmark_min_time=400x \
   --benchmark_display_aggregates_only=true $(j tune) >"$out/tune.log" 2>&1; echo "tune rc=$?"
 fi
+step "SASS size of the one-block kernels"
+cuobjdump -sass "$B" 2>/dev/null | awk '/Function :/{f=$3} /^ +\/\*[0-9a-f]+\*\//{c[f]++} END{for(k in c) print c[k], k}' |
+  grep -E "SingleTile|single_block|onepass_kernelIfNS0_11LaunchShapeILi128ELi8" | sort -n >"$out/sass_sizes.txt"
+cat "$out/sass_sizes.txt" | cut -c1-160
 (cd "$out" && tar czf logs.tgz --remove-files $(ls *.log 2>/dev/null) && gzip -f samples.csv)
 step "summary"
 python3 scripts/diagnose_summary.py "$out"

@@ -1,5 +1,7 @@
 // tune/onepass/t<threads>_u<loads in flight>_b<blocks per SM>[_cg|_pf]: onepass over a grid of
-// launch shapes and load hints (chunk_sum.cuh: load_float4). Built only with -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
+// launch shapes and load hints (chunk_sum.cuh: load_float4); *_ticket, *_fenced: the other
+// completions (slots.cuh); tune/single/t<threads>_u<loads>: the lean one-block kernel (skipped
+// above one tile). Built only with -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh (OnepassSmallShape/OnepassLargeShape) with the figures.
 // (vec4 against vec4_ilp4, for cuda/auto's threshold, are the regular cuda/ rows.)
@@ -12,6 +14,7 @@
 
 #include "bench/backends/cuda_kernel.hpp"
 #include "bench/backends/gpu_defs.hpp"
+#include "bench/session.hpp"
 #include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
 
@@ -28,6 +31,17 @@ GpuBackendDef onepass_shape() {
                          std::to_string(BlocksPerSm) +
                          (Hint == LoadHint::cg ? "_cg" : Hint == LoadHint::l2_prefetch_256 ? "_pf" : ""),
                      Kernel::variant());
+}
+
+template <int Threads, int Unroll>
+GpuBackendDef single_block() {
+  using Kernel = rb::cuda::SingleBlock<float, rb::cuda::LaunchShape<Threads, Unroll, 1>>;
+  auto def = cuda_kernel("tune/single/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll), Kernel::variant());
+  def.make = [make = def.make](const GpuProblem& p) {
+    if (p.n > Kernel::kMaxN) throw Skip("one block covers at most " + std::to_string(Kernel::kMaxN) + " floats");
+    return make(p);
+  };
+  return def;
 }
 
 template <int Threads, int Unroll, int BlocksPerSm, Completion C>
@@ -54,6 +68,8 @@ std::vector<GpuBackendDef> cuda_tuning_backends() {
       onepass_shape<128, 8, 1, LoadHint::cg>(),                  onepass_shape<256, 4, 4, LoadHint::cg>(),
       onepass_shape<256, 8, 4, LoadHint::cg>(),                  onepass_shape<512, 8, 2, LoadHint::cg>(),
       onepass_shape<32, 32, 1>(),   onepass_shape<64, 16, 1>(),  onepass_shape<32, 16, 1>(),
+      single_block<128, 8>(),       single_block<256, 4>(),      single_block<64, 16>(),
+      single_block<256, 8>(),       single_block<512, 8>(),
       // the three completions (slots.cuh) on the mid and large grid shapes
       completion<256, 4, 4, Completion::ticket_polls>(),         completion<256, 4, 4, Completion::ticket_fenced>(),
       completion<512, 8, 2, Completion::ticket_polls>(),         completion<512, 8, 2, Completion::ticket_fenced>(),

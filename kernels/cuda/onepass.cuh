@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 #include "kernels/cuda/chunk_sum.cuh"
 #include "kernels/cuda/error.cuh"
@@ -51,7 +52,57 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_
   if (threadIdx.x == 0) *out = total;
 }
 
+// One block for n <= Shape::tile_floats (n < 2^31 - 16): the tiny path's kernel, lean on purpose.
+// 32-bit indices, three kernel parameters, no loop and no grid logic: every thread issues all of
+// its Shape::unroll loads at once, predicated, then the block tree. At n = 4096 the general kernel
+// (one block of onepass_kernel) took 0.1-0.17 µs longer than CUB's single-tile kernel, cold and
+// hot (results/h200/baseline.json): fixed cost, not bandwidth.
+template <class Acc, class Shape>
+__global__ __launch_bounds__(Shape::threads) void single_block_kernel(const float* x, int n, Acc* out) {
+  constexpr int kThreads = Shape::threads, kLoads = Shape::unroll;
+  __shared__ BlockSumStorage<Acc, kThreads> storage;
+  const int misalign = static_cast<int>(reinterpret_cast<std::uintptr_t>(x) & 15) / 4;
+  const int head = min(n, (4 - misalign) & 3);
+  const int body_n = (n - head) >> 2;
+  const auto* body = reinterpret_cast<const float4*>(x + head);
+  const int t = static_cast<int>(threadIdx.x);
+  float4 v[kLoads];
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) {
+    v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  }
+  // The scalar edges: thread t < head takes x[t], thread t < tail takes the t-th float after the body.
+  const int tail = n - head - 4 * body_n;
+  float edge = t < head ? x[t] : 0.0f;
+  if (t < tail) edge += x[head + 4 * body_n + t];
+  Acc acc[kLoads];
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) acc[k] = lane_sum<Acc>(v[k]);
+#pragma unroll
+  for (int width = 1; width < kLoads; width *= 2) {
+#pragma unroll
+    for (int k = 0; k + width < kLoads; k += 2 * width) acc[k] += acc[k + width];
+  }
+  const Acc total = block_sum<kThreads>(acc[0] + Acc(edge), storage);
+  if (t == 0) *out = total;
+}
+
 }  // namespace detail
+
+// The single-block kernel as a variant: n up to Shape::tile_floats, no scratch.
+template <class Acc, class Shape>
+struct SingleBlock {
+  static constexpr std::int64_t kMaxN = Shape::tile_floats;
+  static std::size_t scratch_bytes(std::int64_t) { return 0; }
+  static void prepare(void*, std::size_t, cudaStream_t) {}
+  static void sum(const float* in, std::int64_t n, void*, Acc* out, cudaStream_t stream) {
+    if (n < 0 || n > kMaxN) throw std::invalid_argument("SingleBlock: n beyond one tile");
+    detail::single_block_kernel<Acc, Shape><<<1, Shape::threads, 0, stream>>>(in, static_cast<int>(n), out);
+    RB_CUDA_CHECK_LAUNCH();
+  }
+  static Geometry geometry(std::int64_t) { return {1, Shape::threads, std::int64_t{Shape::threads} * 4, kMaxN}; }
+  static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+};
 
 template <class Acc, class Shape, detail::Completion C = detail::Completion::finisher_polls>
 struct Onepass {

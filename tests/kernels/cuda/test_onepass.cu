@@ -144,6 +144,32 @@ TEST(Onepass, OtherLaunchShapes) {
   expect_shape_sums_correctly<float, 32, 32, 1>();
 }
 
+// The lean one-block kernel: every size up to its tile that changes its predication, at every
+// alignment (a head of 0 to 3 floats), and n beyond its tile refused.
+template <int Threads, int Loads>
+void expect_single_block_sums_correctly() {
+  using Kernel = rb::cuda::SingleBlock<float, rb::cuda::LaunchShape<Threads, Loads, 1>>;
+  const auto v = Kernel::variant();
+  const std::int64_t tile = Kernel::kMaxN;
+  const auto x = rb::test::random_signed(tile + 8, 12);
+  const auto d = rb::test::upload(x);
+  for (const int offset : {0, 1, 2, 3}) {
+    for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{3}, std::int64_t{6}, std::int64_t{4 * Threads - 1},
+                                 std::int64_t{4 * Threads + 5}, tile - 3, tile - 1, tile}) {
+      SCOPED_TRACE(testing::Message() << "t" << Threads << "_u" << Loads << ", offset " << offset << ", n " << n);
+      RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + offset, n), std::span(x).subspan(offset, n), Accumulation::f32_tree);
+    }
+  }
+  EXPECT_THROW(Kernel::sum(d.get(), tile + 1, nullptr, nullptr, nullptr), std::invalid_argument);
+}
+
+TEST(Onepass, SingleBlockKernel) {
+  RB_REQUIRE_GPU();
+  expect_single_block_sums_correctly<128, 8>();
+  expect_single_block_sums_correctly<256, 4>();
+  expect_single_block_sums_correctly<64, 16>();
+}
+
 // The completions the tuning grid compares (slots.cuh), on a full grid and a partial one.
 TEST(Onepass, EveryCompletionSumsCorrectlyAndCleansUp) {
   RB_REQUIRE_GPU();
