@@ -52,7 +52,7 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_
   if (threadIdx.x == 0) *out = total;
 }
 
-// One block for n <= Shape::tile_floats (n < 2^31 - 16): the tiny path's kernel, lean on purpose.
+// One block for n <= Shape::tile_floats: the tiny paths' kernel, lean on purpose.
 // 32-bit indices, three kernel parameters, no loop and no grid logic: every thread issues all of
 // its Shape::unroll loads at once, predicated, then the block tree. At n = 4096 the general kernel
 // (one block of onepass_kernel) took 0.1-0.17 µs longer than CUB's single-tile kernel, cold and
@@ -93,6 +93,7 @@ __global__ __launch_bounds__(Shape::threads) void single_block_kernel(const floa
 template <class Acc, class Shape>
 struct SingleBlock {
   static constexpr std::int64_t kMaxN = Shape::tile_floats;
+  static_assert(kMaxN < (std::int64_t{1} << 30), "32-bit indices");
   static std::size_t scratch_bytes(std::int64_t) { return 0; }
   static void prepare(void*, std::size_t, cudaStream_t) {}
   static void sum(const float* in, std::int64_t n, void*, Acc* out, cudaStream_t stream) {
@@ -141,28 +142,25 @@ struct Onepass {
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
-// The tuned onepass (tuning.cuh has the sweep behind each step). One block while one block's tile
-// covers n (no completion at all), the smallest such shape first; above that a grid:
-//   n <= OnepassTinyShape's tile        one Tiny block
-//   n <= OnepassSmallShape's tile       one Small block
-//   n <= OnepassLargeShape's tile       one Large block
+// The tuned onepass (tuning.cuh has the sweep behind each step):
+//   n <= OnepassTinyShape's tile        one lean block (SingleBlock)
+//   n <= OnepassSmallShape's tile       one lean block of the Small shape
 //   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks, the last one finishing
 //   n <  kOnepassTicketMinN             a grid of OnepassLargeShape blocks, the last one finishing
 //   otherwise                           the same grid, the block with the last ticket finishing
 // Every path leaves its scratch zeroed, so a caller may alternate n freely on one buffer.
 template <class Acc>
 struct OnepassBySize {
-  using Tiny = Onepass<Acc, OnepassTinyShape>;
-  using Small = Onepass<Acc, OnepassSmallShape>;
+  using Tiny = SingleBlock<Acc, OnepassTinyShape>;
+  using Small = SingleBlock<Acc, OnepassSmallShape>;
   using Mid = Onepass<Acc, OnepassMidShape>;
   using Large = Onepass<Acc, OnepassLargeShape>;
   using Huge = Onepass<Acc, OnepassLargeShape, detail::Completion::ticket_polls>;
 
-  enum class Path { tiny, small, large_block, mid, large, huge };
+  enum class Path { tiny, small, mid, large, huge };
   static Path path(std::int64_t n) {
-    if (n <= OnepassTinyShape::tile_floats) return Path::tiny;
-    if (n <= OnepassSmallShape::tile_floats) return Path::small;
-    if (n <= OnepassLargeShape::tile_floats) return Path::large_block;
+    if (n <= Tiny::kMaxN) return Path::tiny;
+    if (n <= Small::kMaxN) return Path::small;
     if (n < kOnepassLargeMinN) return Path::mid;
     return n < kOnepassTicketMinN ? Path::large : Path::huge;
   }

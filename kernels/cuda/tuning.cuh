@@ -45,22 +45,35 @@ inline constexpr int kFinalPassThreads = 256;
 // ilp4 win.
 inline constexpr std::int64_t kAutoIlp4MinN = std::int64_t{1} << 21;
 
-// cuda/onepass and cuda/onepass_f64: two launch shapes, chosen by n. From the tune/onepass/*
-// sweep on the H200 (17 shapes, cold, median µs; results/h200/tuning/tune_cold.json):
+// cuda/onepass and cuda/onepass_f64: a path per range of n (onepass.cuh: OnepassBySize), each
+// the winner of a sweep on the H200, cold, median µs of 5 randomly interleaved repetitions, all in
+// one run beside cub (results/h200/diagnose/: 1 is the 17-shape grid, 3-6 the rounds below).
 //
-//   shape        2^10  2^13  2^16  2^20  2^22   2^24   2^26   2^28    2^30
-//   t256_u4_b4   3.95  5.36  5.29  6.49  9.74  20.55  63.69  236.04  927.87   (the first guess)
-//   t256_u8_b2   4.06  4.15  5.32  6.36  9.35  20.40  63.54  236.21  921.96   small: up to 2^17
-//   t512_u8_b2   4.10  4.32  5.73  6.35  9.20  20.19  62.88  233.84  919.54   large: from 2^18
-//   t1024_u8_b1  4.31  4.57  6.28  6.67  9.42  20.32  63.13  233.84  917.92
-//   cub          4.74  6.28  7.14  7.07 11.45  22.21  66.01  236.72  925.97
+// One block, no completion (round 6). The lean single-block kernel beats one block of the general
+// kernel by 0.2-0.3 µs up to 8192 floats (fixed cost: 64-bit chunk arithmetic, a loop, eight
+// kernel parameters); at 16384 the two are within 0.1 µs, and one path serves up to the tile:
+//   n                  1024  2048  3000  4096  5000  8192  16384
+//   single t256_u4     3.66  3.75  3.76  3.76     -     -      -     tiny: n <= 4096
+//   single t512_u8     3.84  3.90  3.95  3.95  3.91  3.97   4.52     small: n <= 16384
+//   onepass t128_u8    3.91  3.93  4.01  4.02  4.66  4.71   4.76
+//   general, 1 block   3.89  3.93  3.98  3.98  4.12  4.15   4.41     (t512_u8 one block: <= 16384)
+//   cub                4.47  5.06  5.06  3.91  7.26  6.75   6.78
+using OnepassTinyShape = LaunchShape<256, 4, 1>;
+using OnepassSmallShape = LaunchShape<512, 8, 1>;
 //
-// Small n: a tile of 8192 floats (256 threads x 8 float4s) sums n <= 8192 in one block, which
-// skips the completion (~1.1 µs: 5.36 -> 4.15 at 2^13); up to 2^17 its small tiles spread the
-// work over more SMs than t512's. Large n: 8 loads in flight x 1024 threads per SM kept the most
-// bytes in flight, 0.5-1.2% ahead of 4 loads at 2^26..2^30.
-using OnepassSmallShape = LaunchShape<256, 8, 2>;
-using OnepassTinyShape = LaunchShape<128, 8, 1>;
+// A grid, completed by its last block polling slot words (slots.cuh; round 4, µs):
+//   n                  2^15  2^16  2^17  2^18  2^19  2^20  2^21  2^22  2^24   2^26
+//   t256_u4_b4         4.68  4.79  4.91  4.91  5.39  6.31  8.39 10.48 21.73  66.94    mid: < 3x2^18
+//   t512_u8_b2         5.11  5.17  5.13  5.31  5.45  5.84  7.03  9.24 21.69  65.20    large
+//   t512_u8_b2_ticket  5.38  5.46  5.47  5.40  5.56  6.12  7.40  9.71 21.06  64.87    huge: >= 2^23
+//   t512_u8_b2_fenced  5.77  5.81  5.73  5.81  5.94  6.45  7.65  9.80 21.52  65.46    (the old one)
+//   ref/read           4.45  4.49  4.60  4.56  4.75  5.23  6.31  8.11 19.27  63.05
+// Polling beats a ticket while the grid's data arrives within a few round trips; at 2^24 and up a
+// poll issued while the other blocks still stream waits behind their traffic, and the ticket
+// (taken by whichever block ends last, when the memory system has gone quiet) wins by 0.3-0.6 µs.
+// The switch sits between the last polling win (2^22) and the first ticket win (2^24). Large
+// shape: 8 loads in flight x 1024 threads per SM kept the most bytes in flight, 0.5-1.2% ahead of
+// 4 loads at 2^26..2^30 in the 17-shape grid.
 using OnepassMidShape = LaunchShape<256, 4, 4>;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
 inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;

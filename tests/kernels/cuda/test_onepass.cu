@@ -88,19 +88,18 @@ TEST(Onepass, NanPartialNeitherHangsNorLeaksIntoTheNextLaunch) {
   }
 }
 
-// Every path of OnepassBySize at its edges, in float and double, at an unaligned start: one
-// Tiny, Small or Large block, the Mid grid, the Large grid with either completion.
+// Every path of OnepassBySize at its edges, in float and double, at an unaligned start: one lean
+// Tiny or Small block, the Mid grid, the Large grid with either completion.
 template <class Acc>
 void expect_every_path_sums_correctly(const rb::cuda::Variant<Acc>& v) {
-  const std::int64_t tiny = rb::cuda::OnepassTinyShape::tile_floats;
-  const std::int64_t small = rb::cuda::OnepassSmallShape::tile_floats;
-  const std::int64_t block = rb::cuda::OnepassLargeShape::tile_floats;
+  const std::int64_t tiny = rb::cuda::OnepassBySize<Acc>::Tiny::kMaxN;
+  const std::int64_t small = rb::cuda::OnepassBySize<Acc>::Small::kMaxN;
   const std::int64_t large = rb::cuda::kOnepassLargeMinN;
   const std::int64_t huge = rb::cuda::kOnepassTicketMinN;
   const auto x = rb::test::random_signed(huge + 16, 6);
   const auto d = rb::test::upload(x);
   const Accumulation acc = sizeof(Acc) == 8 ? Accumulation::f64 : Accumulation::f32_tree;
-  for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, small, small + 1, block, block + 1, large - 1, large,
+  for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, small, small + 1, large - 1, large,
                                huge - 1, huge, huge + 5}) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", path "
                                     << static_cast<int>(rb::cuda::OnepassBySize<Acc>::path(n)) << ", grid "
