@@ -3,12 +3,12 @@
 #   scripts/h200_kernels.sh OUT_DIR measure    build, GPU ctest, cv at 2^24/2^28, the kernel sweep
 #                                               (cub, ref/*, cuda/* cold, every default size, 5
 #                                               randomly interleaved repetitions), ncu table
-#   scripts/h200_kernels.sh OUT_DIR sanitize   build, compute-sanitizer over the kernel tests and
-#                                               over reduce_bench's CUDA rows
+#   scripts/h200_kernels.sh OUT_DIR check      build, GPU ctest, compute-sanitizer over the kernel
+#                                               tests and over reduce_bench's CUDA rows
 # Builds build/kernels (release, without torch and Triton: they take no part here).
 set -uo pipefail
-out=${1:?usage: scripts/h200_kernels.sh OUT_DIR measure|sanitize}
-what=${2:?usage: scripts/h200_kernels.sh OUT_DIR measure|sanitize}
+out=${1:?usage: scripts/h200_kernels.sh OUT_DIR measure|check}
+what=${2:?usage: scripts/h200_kernels.sh OUT_DIR measure|check}
 build=build/kernels
 B=$build/bench/reduce_bench
 mkdir -p "$out"
@@ -19,10 +19,10 @@ step "build"
 cmake --preset release -B "$build" -DRB_ENABLE_TORCH=OFF -DRB_ENABLE_TRITON=OFF >"$out/configure.log" 2>&1 &&
   cmake --build "$build" -j"$(nproc)" >"$out/build.log" 2>&1 || { grep -B3 -A12 -E "error|Error" "$out/build.log" | head -60; exit 1; }
 
+step "GPU tests"
+timeout 200 ctest --test-dir "$build" -L gpu --timeout 150 --output-on-failure >"$out/ctest_gpu.log" 2>&1
+echo "ctest rc=$?"; grep -E "tests passed|tests failed|\*\*\*Failed|Timeout" "$out/ctest_gpu.log"
 if [[ $what == measure ]]; then
-  step "GPU tests"
-  timeout 200 ctest --test-dir "$build" -L gpu --timeout 150 >"$out/ctest_gpu.log" 2>&1
-  echo "ctest rc=$?"; grep -E "tests passed|tests failed|\*\*\*Failed|Timeout" "$out/ctest_gpu.log"
   step "cv: 10 repetitions at 2^24 and 2^28"
   "$B" --benchmark_filter='^(cub|cuda/onepass)/.*/cold' --sizes=2^24,2^28 --benchmark_repetitions=10 \
     --benchmark_display_aggregates_only=true $(json cv) 2>&1 | grep -E "_cv "

@@ -71,10 +71,10 @@ __global__ __launch_bounds__(Shape::threads) void single_block_kernel(const floa
   for (int k = 0; k < kLoads; ++k) {
     v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   }
-  // The scalar edges: thread t < head takes x[t], thread t < tail takes the t-th float after the body.
+  // The scalar edges, at most one float per thread (as Split::edge): threads [0, head) take the
+  // head, threads [head, head + tail) the floats after the body.
   const int tail = n - head - 4 * body_n;
-  float edge = t < head ? x[t] : 0.0f;
-  if (t < tail) edge += x[head + 4 * body_n + t];
+  const Acc edge = Acc(t < head ? x[t] : t - head < tail ? x[head + 4 * body_n + (t - head)] : 0.0f);
   Acc acc[kLoads];
 #pragma unroll
   for (int k = 0; k < kLoads; ++k) acc[k] = lane_sum<Acc>(v[k]);
@@ -83,7 +83,7 @@ __global__ __launch_bounds__(Shape::threads) void single_block_kernel(const floa
 #pragma unroll
     for (int k = 0; k + width < kLoads; k += 2 * width) acc[k] += acc[k + width];
   }
-  const Acc total = block_sum<kThreads>(acc[0] + Acc(edge), storage);
+  const Acc total = block_sum<kThreads>(acc[0] + edge, storage);
   if (t == 0) *out = total;
 }
 
@@ -97,7 +97,8 @@ struct SingleBlock {
   static std::size_t scratch_bytes(std::int64_t) { return 0; }
   static void prepare(void*, std::size_t, cudaStream_t) {}
   static void sum(const float* in, std::int64_t n, void*, Acc* out, cudaStream_t stream) {
-    if (n < 0 || n > kMaxN) throw std::invalid_argument("SingleBlock: n beyond one tile");
+    if (n > kMaxN) throw std::invalid_argument("SingleBlock: n beyond one tile");
+    (void)split_aligned(in, n);  // the same checks as every variant: n >= 0, a float-aligned start
     detail::single_block_kernel<Acc, Shape><<<1, Shape::threads, 0, stream>>>(in, static_cast<int>(n), out);
     RB_CUDA_CHECK_LAUNCH();
   }
