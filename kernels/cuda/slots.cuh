@@ -84,8 +84,11 @@ __device__ __forceinline__ bool is_finisher(unsigned* ticket) {
 }
 
 // Warp 0 of the finisher (all 32 lanes): the sum of slots[0, count), each slot waited for, read
-// and emptied (and the ticket reset, when there is one).
-template <class Acc, Completion C, int Batch = 8>
+// and emptied (and the ticket reset, when there is one). Batch = 16 covers 512 slots in one
+// batch: every grid of the tuned shapes (at most 132 SMs x 2 blocks = 264 on an H200) costs one
+// round trip, not two (with Batch = 8, grids of 257-264 blocks took a second batch, after the
+// first: 0.5-1 µs more at 2^23 and up, results/h200/kernels/ vs kernels_batch16/).
+template <class Acc, Completion C, int Batch = 16>
 __device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, unsigned* ticket) {
   using Word = typename SlotWord<Acc>::type;
   if constexpr (C == Completion::ticket_fenced) __syncwarp();  // lane 0's acquire, to every lane
