@@ -1,22 +1,28 @@
 #pragma once
 // Completion layer of cuda/onepass: how the blocks of one grid hand their partials to the block
-// that adds them, with no fence, no atomic read-modify-write and no second kernel.
+// that adds them, with no fence and no second kernel.
 //
-// The finisher is the grid's last block. Every other block's thread 0 stores its partial into its
-// own slot word (one relaxed store) and the block exits. The finisher sums its own chunk, then its
-// warp 0 polls every other slot until the word is non-zero, reads the partial from that same
-// word, and puts the slot back to zero. A partial and its "written" flag are one word, so the
-// poll needs no acquire and no block needs a fence: the finisher learns the last partial one L2
-// round trip after it lands. (The classic `__threadfence(); atomicAdd(ticket)` completion pays
-// three on the critical path: the fence waits for the store's acknowledgement, the ticket is a
-// round trip, and the last block then reads the partials. Measured on the H200, it cost ~1.1 µs
-// over ref/read at 2^20 and 2^22: results/h200/diagnose/.)
+// Every block's thread 0 stores its partial into its own slot word (one relaxed store). One block,
+// the finisher, then has its warp 0 poll every slot until the word is non-zero, read the partial
+// from that same word, and put the slot back to zero. A partial and its "written" flag are one
+// word, so the poll needs no acquire and no block needs a fence. Which block finishes
+// (Completion, chosen by n in OnepassBySize from the sweeps in tuning.cuh):
+//   finisher_polls  the grid's last block, with no atomic read-modify-write at all: it learns the
+//                   last partial one L2 round trip after it lands. Best up to 2^22.
+//   ticket_polls    the block that draws the last ticket (relaxed fetch_add): it starts polling
+//                   only once every other block has issued its store, when the memory system has
+//                   gone quiet. Best from 2^24, where a poll issued while the others still stream
+//                   waits behind their traffic.
+//   ticket_fenced   an acq_rel ticket (the classic `__threadfence(); atomicAdd()` pattern): every
+//                   slot is visible to the last block, at the price of a fence on every block's
+//                   critical path. Kept for comparison only: 0.3-0.6 µs slower than either.
 //
-// Why the finisher cannot wait forever: it waits only for blocks with smaller indices, which the
+// Why finisher_polls cannot wait forever: it waits only for blocks with smaller indices, which the
 // hardware dispatches before it (blocks start in index order, the same property CUB's decoupled
 // look-back scan relies on), so they are running or done by the time it polls; and the grid is
 // never larger than what the device holds at once (Onepass::max_grid), so even out-of-order
-// dispatch would find room for every block.
+// dispatch would find room for every block. The ticket variants wait only for stores already
+// issued.
 //
 // Encoding: a slot holds the partial's bits inverted, after any NaN is made the canonical quiet
 // NaN. Zero is then "empty": it would be the inverse of an all-ones NaN, which canonicalising
@@ -25,7 +31,7 @@
 // ever needs a memset.
 //
 // Deterministic: the finisher's warp adds partial i into lane i % 32's accumulator in index
-// order, then the lanes in the fixed butterfly of warp_sum, whatever the timing.
+// order, then the lanes in the fixed butterfly of warp_sum, whichever block finishes.
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -64,13 +70,8 @@ __device__ __forceinline__ void publish_partial(Acc partial, typename SlotWord<A
                                                                      ::cuda::memory_order_relaxed);
 }
 
-// Which block adds the partials, and what it knows when it starts (a tuning experiment:
-// tune/onepass/*_ticket, *_fenced).
-enum class Completion {
-  finisher_polls,  // the grid's last block, polling (above)
-  ticket_polls,    // the block that draws the last ticket (relaxed fetch_add), polling
-  ticket_fenced,   // the same with an acq_rel ticket: every slot is visible once it has it
-};
+// Which block adds the partials (above; tuning rows tune/onepass/*_ticket, *_fenced).
+enum class Completion { finisher_polls, ticket_polls, ticket_fenced };
 
 // Thread 0 of every block, after publish_partial: true in the block that adds the partials.
 template <Completion C>
