@@ -12,6 +12,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <vector>
@@ -64,7 +65,10 @@ class SampleLog {
 
  private:
   SampleLog() {
-    if (const char* path = std::getenv("RB_SAMPLES")) out_.open(path, std::ios::app);
+    const char* path = std::getenv("RB_SAMPLES");
+    if (!path) return;
+    out_.open(path, std::ios::app);
+    if (!out_) std::cerr << "reduce_bench: RB_SAMPLES: cannot write " << path << "; no samples recorded\n";
   }
   std::ofstream out_;
   std::map<std::string, int> runs_;
