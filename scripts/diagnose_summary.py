@@ -5,6 +5,9 @@ experiments, and the tuning table (median µs per backend and n).
 import csv, gzip, json, os, statistics, sys
 from collections import defaultdict
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_json  # noqa: E402
+
 out = sys.argv[1]
 
 def runs(path):
@@ -38,15 +41,15 @@ if os.path.exists(p):
             print(" ", [r[i][:30] for i in idx.values()])
 p = os.path.join(out, "tune.json")
 if os.path.exists(p):
-    d = json.load(open(p))
-    t = defaultdict(dict)
-    for b in d["benchmarks"]:
-        if b.get("aggregate_name") != "median":
-            continue
-        parts = b["run_name"].split("/")
-        t["/".join(parts[:-3] if parts[-1] == "manual_time" else parts[:-2])][int(b["n"])] = b["real_time"]
+    _, benches = bench_json.load(p)
+    t = defaultdict(dict)  # "backend mode" -> n -> median µs
+    for bench in benches.values():
+        parsed = bench_json.parse_name(bench.name)
+        times, _ = bench.times()
+        if parsed and times:
+            t[f"{parsed[0]} {parsed[2]}"][parsed[1]] = statistics.median(times)
     ns = sorted({n for v in t.values() for n in v})
-    print("tune (median µs, cold):")
-    print(f"{'backend':28}" + "".join(f"{n:>8}" for n in ns))
-    for be in sorted(t):
-        print(f"{be:28}" + "".join(f"{t[be][n]:8.2f}" if n in t[be] else f"{'-':>8}" for n in ns))
+    print("tune (median µs):")
+    print(f"{'backend':34}" + "".join(f"{n:>11}" for n in ns))
+    for be in sorted(t, key=lambda k: (k.split()[1], k)):
+        print(f"{be:34}" + "".join(f"{t[be][n]:11.2f}" if n in t[be] else f"{'-':>11}" for n in ns))

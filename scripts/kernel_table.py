@@ -2,9 +2,13 @@
 """The hand-written kernels beside CUB, per n, from one sweep JSON: µs, GB/s and the ratio to CUB
 (CUB's time / the kernel's: above 1 is faster than CUB), plus the issue's checks for cuda/onepass.
   scripts/kernel_table.py SWEEP.json > summary.md"""
-import json
+import os
+import statistics
 import sys
 from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_json  # noqa: E402
 
 KERNELS = ["cuda/shfl", "cuda/vec4", "cuda/vec4_ilp4", "cuda/auto", "cuda/onepass", "cuda/onepass_f64"]
 
@@ -15,16 +19,17 @@ def pow2(n):
     return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else f"{n:.0e}".replace("e+0", "e")
 
 def main():
-    d = json.load(open(sys.argv[1]))
-    t, gbs = defaultdict(dict), defaultdict(dict)
-    for b in d["benchmarks"]:
-        if b.get("aggregate_name") != "median" or "/cold" not in b["run_name"]:
+    ctx, benches = bench_json.load(sys.argv[1])
+    t, gbs = defaultdict(dict), defaultdict(dict)  # backend -> n -> median µs, median GB/s (cold)
+    for bench in benches.values():
+        parsed = bench_json.parse_name(bench.name)
+        times, _ = bench.times()
+        if not parsed or parsed[2] != "cold" or not times:
             continue
-        parts = b["run_name"].split("/")
-        name, n = "/".join(parts[:-3]), int(parts[-3])
-        t[name][n] = b["real_time"]
-        gbs[name][n] = b.get("bytes_per_second", 0) / 1e9
-    ctx = d["context"]
+        name, n, _ = parsed
+        t[name][n] = statistics.median(times)
+        bps = bench.bytes_per_second()
+        gbs[name][n] = statistics.median(bps) / 1e9 if bps else 0.0
     print(f"# Hand-written kernels beside CUB ({ctx.get('gpu')}, cold, median of the repetitions)\n")
     print(f"From `{sys.argv[1]}`; flush: {ctx.get('l2_flush')}. Each cell: µs, GB/s, ratio to CUB.\n")
     print("| n | cub | " + " | ".join(k.split("/")[1] for k in KERNELS) + " | ref/read |")
