@@ -22,6 +22,13 @@ namespace {
 using rb::bench::Accumulation;
 using rb::test::DeviceArray;
 
+// Bytes of a device scratch buffer that are not zero: every onepass launch must leave none.
+std::ptrdiff_t nonzero_bytes(const unsigned char* scratch, std::size_t bytes) {
+  std::vector<unsigned char> host(bytes);
+  RB_CUDA_CHECK(cudaMemcpy(host.data(), scratch, bytes, cudaMemcpyDeviceToHost));
+  return std::count_if(host.begin(), host.end(), [](unsigned char b) { return b != 0; });
+}
+
 TEST(Onepass, BitwiseDeterministicOverTenRuns) {
   RB_REQUIRE_GPU();
   const auto& v = rb::cuda::onepass;
@@ -57,10 +64,7 @@ TEST(Onepass, SlotsAreEmptyAgainAfterLaunchesOfDifferentN) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", grid " << v.geometry(n).grid);
     RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n),
                   Accumulation::f32_tree);
-    std::vector<unsigned char> after(bytes);
-    RB_CUDA_CHECK(cudaMemcpy(after.data(), scratch.get(), bytes, cudaMemcpyDeviceToHost));
-    EXPECT_EQ(std::count(after.begin(), after.end(), 0), static_cast<std::ptrdiff_t>(bytes))
-        << "slots not put back to zero";
+    EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "slots not put back to zero";
   }
 }
 
@@ -189,9 +193,7 @@ TEST(Onepass, EveryCompletionSumsCorrectlyAndCleansUp) {
       RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n),
                     Accumulation::f32_tree);
     }
-    std::vector<unsigned char> after(bytes);
-    RB_CUDA_CHECK(cudaMemcpy(after.data(), scratch.get(), bytes, cudaMemcpyDeviceToHost));
-    EXPECT_EQ(std::count(after.begin(), after.end(), 0), static_cast<std::ptrdiff_t>(bytes));
+    EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "slots not put back to zero";
   }
 }
 
