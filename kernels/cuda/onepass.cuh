@@ -42,13 +42,22 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_
     if (threadIdx.x == 0) *out = block_total;
     return;
   }
+  using Word = typename SlotWord<Acc>::type;
+  const int count = static_cast<int>(gridDim.x);
   bool finisher = false;
   if (threadIdx.x == 0) {
     publish_partial(block_total, slots);
     finisher = is_finisher<C>(ticket);
   }
+  Word first[kSlotBatch];  // ticket_speculative: loaded while the ticket is in flight
+  if constexpr (C == Completion::ticket_speculative) {
+    load_slots(slots, 0, count, first);
+  } else {
+#pragma unroll
+    for (auto& w : first) w = 0;
+  }
   if (!__shfl_sync(kFullWarp, finisher, 0)) return;
-  const Acc total = collect_partials<Acc, C>(slots, static_cast<int>(gridDim.x), ticket);
+  const Acc total = collect_partials<Acc, C>(slots, count, ticket, first);
   if (threadIdx.x == 0) *out = total;
 }
 

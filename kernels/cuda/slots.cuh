@@ -13,6 +13,10 @@
 //                   only once every other block has issued its store, when the memory system has
 //                   gone quiet. Best from 2^24, where a poll issued while the others still stream
 //                   waits behind their traffic.
+//   ticket_speculative  ticket_polls, but every block's warp 0 loads all the slots while its
+//                   ticket is in flight: the last block usually finds every partial in hand when
+//                   its ticket returns, one L2 round trip after its own partial, not two (the
+//                   loads of the other blocks are thrown away; a slot still empty is polled).
 //   ticket_fenced   an acq_rel ticket (the classic `__threadfence(); atomicAdd()` pattern): every
 //                   slot is visible to the last block, at the price of a fence on every block's
 //                   critical path. Kept for comparison only: 0.3-0.6 µs slower than either.
@@ -71,7 +75,7 @@ __device__ __forceinline__ void publish_partial(Acc partial, typename SlotWord<A
 }
 
 // Which block adds the partials (above; tuning rows tune/onepass/*_ticket, *_fenced).
-enum class Completion { finisher_polls, ticket_polls, ticket_fenced };
+enum class Completion { finisher_polls, ticket_polls, ticket_fenced, ticket_speculative };
 
 // Thread 0 of every block, after publish_partial: true in the block that adds the partials.
 template <Completion C>
@@ -89,8 +93,23 @@ __device__ __forceinline__ bool is_finisher(unsigned* ticket) {
 // batch: every grid of the tuned shapes (at most 132 SMs x 2 blocks = 264 on an H200) costs one
 // round trip, not two (with Batch = 8, grids of 257-264 blocks took a second batch, after the
 // first: 0.5-1 µs more at 2^23 and up, results/h200/kernels/ vs kernels_batch16/).
-template <class Acc, Completion C, int Batch = 16>
-__device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, unsigned* ticket) {
+inline constexpr int kSlotBatch = 16;
+
+// Warp 0 (all 32 lanes): the words of slots[base, base + 32 * Batch) as they are now, 0 past count.
+template <class Word, int Batch = kSlotBatch>
+__device__ __forceinline__ void load_slots(Word* slots, int base, int count, Word (&w)[Batch]) {
+  const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+#pragma unroll
+  for (int k = 0; k < Batch; ++k) {
+    const int i = base + k * kWarpSize + lane;
+    w[k] = i < count ? DeviceAtomic<Word>(slots[i]).load(::cuda::memory_order_relaxed) : Word(0);
+  }
+}
+
+// first: the first batch's words if already loaded (ticket_speculative), else zeros.
+template <class Acc, Completion C, int Batch = kSlotBatch>
+__device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, unsigned* ticket,
+                                                const typename SlotWord<Acc>::type (&first)[Batch]) {
   using Word = typename SlotWord<Acc>::type;
   if constexpr (C == Completion::ticket_fenced) __syncwarp();  // lane 0's acquire, to every lane
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
@@ -101,7 +120,7 @@ __device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* sl
     // at a time would cost up to Batch of them, while the slowest blocks are still streaming).
     Word w[Batch];
 #pragma unroll
-    for (int k = 0; k < Batch; ++k) w[k] = 0;
+    for (int k = 0; k < Batch; ++k) w[k] = base == 0 ? first[k] : Word(0);
     for (;;) {
       bool done = true;
 #pragma unroll

@@ -180,7 +180,8 @@ TEST(Onepass, EveryCompletionSumsCorrectlyAndCleansUp) {
   using Shape = rb::cuda::LaunchShape<256, 4, 4>;
   const rb::cuda::Variant<float> variants[] = {rb::cuda::Onepass<float, Shape, Completion::finisher_polls>::variant(),
                                                rb::cuda::Onepass<float, Shape, Completion::ticket_polls>::variant(),
-                                               rb::cuda::Onepass<float, Shape, Completion::ticket_fenced>::variant()};
+                                               rb::cuda::Onepass<float, Shape, Completion::ticket_fenced>::variant(),
+                                               rb::cuda::Onepass<float, Shape, Completion::ticket_speculative>::variant()};
   const std::int64_t big = 5'000'011;
   const auto x = rb::test::random_signed(big, 11);
   const auto d = rb::test::upload(x);
