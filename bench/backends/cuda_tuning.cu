@@ -1,5 +1,5 @@
 // tune/onepass/t<threads>_u<loads in flight>_b<blocks per SM>[_cg|_pf]: onepass over a grid of
-// launch shapes and load hints (chunk_sum.cuh: load_float4); *_ticket, *_spec, *_fenced: the
+// launch shapes and load hints (chunk_sum.cuh: load_float4); *_ticket, *_idle, *_fenced: the
 // other completions (slots.cuh); tune/single/t<threads>_u<loads>: the lean one-block kernel
 // (skipped above one tile). Built only with -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
@@ -49,10 +49,9 @@ GpuBackendDef completion() {
   using Kernel = rb::cuda::Onepass<float, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, C>;
   return cuda_kernel("tune/onepass/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
                          std::to_string(BlocksPerSm) +
-                         (C == Completion::ticket_polls         ? "_ticket"
-                          : C == Completion::ticket_speculative ? "_spec"
-                          : C == Completion::finisher_polls     ? "_finisher"
-                                                                : "_fenced"),
+                         (C == Completion::ticket_polls    ? "_ticket"
+                          : C == Completion::finisher_idle ? "_idle"
+                                                           : "_fenced"),
                      Kernel::variant());
 }
 
@@ -77,8 +76,7 @@ std::vector<GpuBackendDef> cuda_tuning_backends() {
       // the three completions (slots.cuh) on the mid and large grid shapes
       completion<256, 4, 4, Completion::ticket_polls>(),         completion<256, 4, 4, Completion::ticket_fenced>(),
       completion<512, 8, 2, Completion::ticket_polls>(),         completion<512, 8, 2, Completion::ticket_fenced>(),
-      completion<256, 4, 4, Completion::ticket_speculative>(),   completion<512, 8, 2, Completion::ticket_speculative>(),
-      completion<1024, 8, 1, Completion::ticket_polls>(),        completion<1024, 8, 1, Completion::ticket_speculative>(),
+      completion<256, 4, 4, Completion::finisher_idle>(),        completion<512, 8, 2, Completion::finisher_idle>(),
   };
 }
 

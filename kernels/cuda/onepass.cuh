@@ -36,28 +36,27 @@ template <class Acc, class Shape, Completion C>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
     Split x, EvenShare share, unsigned* ticket, typename SlotWord<Acc>::type* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
+  // finisher_idle: a grid of more than one block ends with a block that reads no input.
+  const int readers = static_cast<int>(gridDim.x) - (C == Completion::finisher_idle && gridDim.x > 1 ? 1 : 0);
+  if (static_cast<int>(blockIdx.x) == readers) {
+    if (threadIdx.x >= kWarpSize) return;
+    const Acc total = collect_partials<Acc, C>(slots, readers, ticket);
+    if (threadIdx.x == 0) *out = total;
+    return;
+  }
   const Acc block_total = block_chunk_sum<Acc, Shape::threads, Shape::unroll, Shape::hint>(x, share, storage);
   if (threadIdx.x >= kWarpSize) return;  // the block's sum is in thread 0: warp 0 does the rest
   if (gridDim.x == 1) {                  // small n: no other block to wait for
     if (threadIdx.x == 0) *out = block_total;
     return;
   }
-  using Word = typename SlotWord<Acc>::type;
-  const int count = static_cast<int>(gridDim.x);
   bool finisher = false;
   if (threadIdx.x == 0) {
     publish_partial(block_total, slots);
-    finisher = is_finisher<C>(ticket);
-  }
-  Word first[kSlotBatch];  // ticket_speculative: loaded while the ticket is in flight
-  if constexpr (C == Completion::ticket_speculative) {
-    load_slots(slots, 0, count, first);
-  } else {
-#pragma unroll
-    for (auto& w : first) w = 0;
+    finisher = C != Completion::finisher_idle && is_finisher<C>(ticket);
   }
   if (!__shfl_sync(kFullWarp, finisher, 0)) return;
-  const Acc total = collect_partials<Acc, C>(slots, count, ticket, first);
+  const Acc total = collect_partials<Acc, C>(slots, readers, ticket);
   if (threadIdx.x == 0) *out = total;
 }
 
@@ -125,7 +124,12 @@ struct Onepass {
     return sm_count() * std::min(Shape::blocks_per_sm, resident_blocks_per_sm<kKernel, Shape::threads>());
   }
 
-  static int grid(std::int64_t n) { return work_sized_grid(n, Shape::tile_floats, max_grid()); }
+  // Blocks that read input; finisher_idle launches one more when there are several.
+  static int readers(std::int64_t n) { return work_sized_grid(n, Shape::tile_floats, max_grid()); }
+  static int grid(std::int64_t n) {
+    const int r = readers(n);
+    return r + (C == detail::Completion::finisher_idle && r > 1 ? 1 : 0);
+  }
 
   static std::size_t scratch_bytes(std::int64_t n) {
     return detail::kOnepassSlotsOffset + static_cast<std::size_t>(grid(n)) * sizeof(Word);
@@ -137,9 +141,8 @@ struct Onepass {
 
   static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const Split x = split_aligned(in, n);
-    const int blocks = grid(n);
     auto* bytes = static_cast<unsigned char*>(scratch);
-    kKernel<<<blocks, Shape::threads, 0, stream>>>(x, EvenShare::make(x.body_n, Shape::threads, blocks),
+    kKernel<<<grid(n), Shape::threads, 0, stream>>>(x, EvenShare::make(x.body_n, Shape::threads, readers(n)),
                                                    reinterpret_cast<unsigned*>(bytes),
                                                    reinterpret_cast<Word*>(bytes + detail::kOnepassSlotsOffset), out);
     RB_CUDA_CHECK_LAUNCH();

@@ -9,14 +9,12 @@
 // (Completion, chosen by n in OnepassBySize from the sweeps in tuning.cuh):
 //   finisher_polls  the grid's last block, with no atomic read-modify-write at all: it learns the
 //                   last partial one L2 round trip after it lands. Best up to 2^22.
+//   finisher_idle   finisher_polls with one more block, the last, that reads no input: it polls
+//                   from the moment it starts instead of after its own chunk.
 //   ticket_polls    the block that draws the last ticket (relaxed fetch_add): it starts polling
 //                   only once every other block has issued its store, when the memory system has
 //                   gone quiet. Best from 2^24, where a poll issued while the others still stream
 //                   waits behind their traffic.
-//   ticket_speculative  ticket_polls, but every block's warp 0 loads all the slots while its
-//                   ticket is in flight: the last block usually finds every partial in hand when
-//                   its ticket returns, one L2 round trip after its own partial, not two (the
-//                   loads of the other blocks are thrown away; a slot still empty is polled).
 //   ticket_fenced   an acq_rel ticket (the classic `__threadfence(); atomicAdd()` pattern): every
 //                   slot is visible to the last block, at the price of a fence on every block's
 //                   critical path. Kept for comparison only: 0.3-0.6 µs slower than either.
@@ -75,12 +73,12 @@ __device__ __forceinline__ void publish_partial(Acc partial, typename SlotWord<A
 }
 
 // Which block adds the partials (above; tuning rows tune/onepass/*_ticket, *_fenced).
-enum class Completion { finisher_polls, ticket_polls, ticket_fenced, ticket_speculative };
+enum class Completion { finisher_polls, finisher_idle, ticket_polls, ticket_fenced };
 
 // Thread 0 of every block, after publish_partial: true in the block that adds the partials.
 template <Completion C>
 __device__ __forceinline__ bool is_finisher(unsigned* ticket) {
-  if constexpr (C == Completion::finisher_polls) {
+  if constexpr (C == Completion::finisher_polls || C == Completion::finisher_idle) {
     return blockIdx.x + 1 == gridDim.x;
   } else {
     constexpr auto order = C == Completion::ticket_fenced ? ::cuda::memory_order_acq_rel : ::cuda::memory_order_relaxed;
@@ -93,23 +91,8 @@ __device__ __forceinline__ bool is_finisher(unsigned* ticket) {
 // batch: every grid of the tuned shapes (at most 132 SMs x 2 blocks = 264 on an H200) costs one
 // round trip, not two (with Batch = 8, grids of 257-264 blocks took a second batch, after the
 // first: 0.5-1 µs more at 2^23 and up, results/h200/kernels/ vs kernels_batch16/).
-inline constexpr int kSlotBatch = 16;
-
-// Warp 0 (all 32 lanes): the words of slots[base, base + 32 * Batch) as they are now, 0 past count.
-template <class Word, int Batch = kSlotBatch>
-__device__ __forceinline__ void load_slots(Word* slots, int base, int count, Word (&w)[Batch]) {
-  const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
-#pragma unroll
-  for (int k = 0; k < Batch; ++k) {
-    const int i = base + k * kWarpSize + lane;
-    w[k] = i < count ? DeviceAtomic<Word>(slots[i]).load(::cuda::memory_order_relaxed) : Word(0);
-  }
-}
-
-// first: the first batch's words if already loaded (ticket_speculative), else zeros.
-template <class Acc, Completion C, int Batch = kSlotBatch>
-__device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, unsigned* ticket,
-                                                const typename SlotWord<Acc>::type (&first)[Batch]) {
+template <class Acc, Completion C, int Batch = 16>
+__device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, unsigned* ticket) {
   using Word = typename SlotWord<Acc>::type;
   if constexpr (C == Completion::ticket_fenced) __syncwarp();  // lane 0's acquire, to every lane
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
@@ -120,7 +103,7 @@ __device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* sl
     // at a time would cost up to Batch of them, while the slowest blocks are still streaming).
     Word w[Batch];
 #pragma unroll
-    for (int k = 0; k < Batch; ++k) w[k] = base == 0 ? first[k] : Word(0);
+    for (int k = 0; k < Batch; ++k) w[k] = 0;
     for (;;) {
       bool done = true;
 #pragma unroll
@@ -141,7 +124,7 @@ __device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* sl
       }
     }
   }
-  if constexpr (C != Completion::finisher_polls) {
+  if constexpr (C == Completion::ticket_polls || C == Completion::ticket_fenced) {
     if (lane == 0) DeviceAtomic<unsigned>(*ticket).store(0u, ::cuda::memory_order_relaxed);
   }
   return warp_sum(v);

@@ -181,7 +181,7 @@ TEST(Onepass, EveryCompletionSumsCorrectlyAndCleansUp) {
   const rb::cuda::Variant<float> variants[] = {rb::cuda::Onepass<float, Shape, Completion::finisher_polls>::variant(),
                                                rb::cuda::Onepass<float, Shape, Completion::ticket_polls>::variant(),
                                                rb::cuda::Onepass<float, Shape, Completion::ticket_fenced>::variant(),
-                                               rb::cuda::Onepass<float, Shape, Completion::ticket_speculative>::variant()};
+                                               rb::cuda::Onepass<float, Shape, Completion::finisher_idle>::variant()};
   const std::int64_t big = 5'000'011;
   const auto x = rb::test::random_signed(big, 11);
   const auto d = rb::test::upload(x);
