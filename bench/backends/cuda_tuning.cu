@@ -1,7 +1,7 @@
 // tune/onepass/t<threads>_u<loads in flight>_b<blocks per SM>[_cg|_pf]: onepass over a grid of
-// launch shapes and load hints (chunk_sum.cuh: load_float4); *_ticket, *_idle, *_fenced: the
-// other completions (slots.cuh); tune/single/t<threads>_u<loads>: the lean one-block kernel
-// (skipped above one tile). Built only with -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
+// launch shapes and load hints (chunk_sum.cuh: load_float4); *_ticket, *_fenced, *_block: the other
+// completions (slots.cuh); tune/single/t<threads>_u<loads>: the lean one-block kernel (skipped
+// above one tile). Built only with -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh (OnepassSmallShape/OnepassLargeShape) with the figures.
 // (vec4 against vec4_ilp4, for cuda/auto's threshold, are the regular cuda/ rows.)
@@ -48,10 +48,9 @@ template <int Threads, int Unroll, int BlocksPerSm, Completion C>
 GpuBackendDef completion() {
   using Kernel = rb::cuda::Onepass<float, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, C>;
   return cuda_kernel("tune/onepass/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
-                         std::to_string(BlocksPerSm) +
-                         (C == Completion::ticket_polls    ? "_ticket"
-                          : C == Completion::finisher_idle ? "_idle"
-                                                           : "_fenced"),
+                         std::to_string(BlocksPerSm) + (C == Completion::ticket_polls     ? "_ticket"
+                          : C == Completion::finisher_block ? "_block"
+                                                            : "_fenced"),
                      Kernel::variant());
 }
 
@@ -76,7 +75,7 @@ std::vector<GpuBackendDef> cuda_tuning_backends() {
       // the three completions (slots.cuh) on the mid and large grid shapes
       completion<256, 4, 4, Completion::ticket_polls>(),         completion<256, 4, 4, Completion::ticket_fenced>(),
       completion<512, 8, 2, Completion::ticket_polls>(),         completion<512, 8, 2, Completion::ticket_fenced>(),
-      completion<256, 4, 4, Completion::finisher_idle>(),        completion<512, 8, 2, Completion::finisher_idle>(),
+      completion<256, 4, 4, Completion::finisher_block>(),       completion<512, 8, 2, Completion::finisher_block>(),
   };
 }
 

@@ -36,27 +36,30 @@ template <class Acc, class Shape, Completion C>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
     Split x, EvenShare share, unsigned* ticket, typename SlotWord<Acc>::type* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
-  // finisher_idle: a grid of more than one block ends with a block that reads no input.
-  const int readers = static_cast<int>(gridDim.x) - (C == Completion::finisher_idle && gridDim.x > 1 ? 1 : 0);
-  if (static_cast<int>(blockIdx.x) == readers) {
-    if (threadIdx.x >= kWarpSize) return;
-    const Acc total = collect_partials<Acc, C>(slots, readers, ticket);
-    if (threadIdx.x == 0) *out = total;
-    return;
-  }
   const Acc block_total = block_chunk_sum<Acc, Shape::threads, Shape::unroll, Shape::hint>(x, share, storage);
-  if (threadIdx.x >= kWarpSize) return;  // the block's sum is in thread 0: warp 0 does the rest
-  if (gridDim.x == 1) {                  // small n: no other block to wait for
+  if (gridDim.x == 1) {  // small n: no other block to wait for
     if (threadIdx.x == 0) *out = block_total;
     return;
   }
+  if constexpr (C == Completion::finisher_block) {
+    // The last block keeps its own partial and, with all its threads, takes everyone else's.
+    if (blockIdx.x + 1 < gridDim.x) {
+      if (threadIdx.x == 0) publish_partial(block_total, slots);
+      return;
+    }
+    __syncthreads();  // warp 0's reads of storage in block_chunk_sum, before its reuse
+    const Acc others = collect_partials_block<Acc, Shape::threads>(slots, static_cast<int>(gridDim.x) - 1, storage);
+    if (threadIdx.x == 0) *out = others + block_total;
+    return;
+  }
+  if (threadIdx.x >= kWarpSize) return;  // the block's sum is in thread 0: warp 0 does the rest
   bool finisher = false;
   if (threadIdx.x == 0) {
     publish_partial(block_total, slots);
-    finisher = C != Completion::finisher_idle && is_finisher<C>(ticket);
+    finisher = is_finisher<C>(ticket);
   }
   if (!__shfl_sync(kFullWarp, finisher, 0)) return;
-  const Acc total = collect_partials<Acc, C>(slots, readers, ticket);
+  const Acc total = collect_partials<Acc, C>(slots, static_cast<int>(gridDim.x), ticket);
   if (threadIdx.x == 0) *out = total;
 }
 
@@ -124,12 +127,7 @@ struct Onepass {
     return sm_count() * std::min(Shape::blocks_per_sm, resident_blocks_per_sm<kKernel, Shape::threads>());
   }
 
-  // Blocks that read input; finisher_idle launches one more when there are several.
-  static int readers(std::int64_t n) { return work_sized_grid(n, Shape::tile_floats, max_grid()); }
-  static int grid(std::int64_t n) {
-    const int r = readers(n);
-    return r + (C == detail::Completion::finisher_idle && r > 1 ? 1 : 0);
-  }
+  static int grid(std::int64_t n) { return work_sized_grid(n, Shape::tile_floats, max_grid()); }
 
   static std::size_t scratch_bytes(std::int64_t n) {
     return detail::kOnepassSlotsOffset + static_cast<std::size_t>(grid(n)) * sizeof(Word);
@@ -141,8 +139,9 @@ struct Onepass {
 
   static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const Split x = split_aligned(in, n);
+    const int blocks = grid(n);
     auto* bytes = static_cast<unsigned char*>(scratch);
-    kKernel<<<grid(n), Shape::threads, 0, stream>>>(x, EvenShare::make(x.body_n, Shape::threads, readers(n)),
+    kKernel<<<blocks, Shape::threads, 0, stream>>>(x, EvenShare::make(x.body_n, Shape::threads, blocks),
                                                    reinterpret_cast<unsigned*>(bytes),
                                                    reinterpret_cast<Word*>(bytes + detail::kOnepassSlotsOffset), out);
     RB_CUDA_CHECK_LAUNCH();
@@ -159,8 +158,7 @@ struct Onepass {
 //   n <= OnepassTinyShape's tile        one lean block (SingleBlock)
 //   n <= OnepassSmallShape's tile       one lean block of the Small shape
 //   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks, the last one finishing
-//   n <  kOnepassTicketMinN             a grid of OnepassLargeShape blocks, the last one finishing
-//   otherwise                           the same grid, the block with the last ticket finishing
+//   otherwise                           a grid of OnepassLargeShape blocks, the last one finishing
 // Every path leaves its scratch zeroed, so a caller may alternate n freely on one buffer.
 template <class Acc>
 struct OnepassBySize {
@@ -168,14 +166,12 @@ struct OnepassBySize {
   using Small = SingleBlock<Acc, OnepassSmallShape>;
   using Mid = Onepass<Acc, OnepassMidShape>;
   using Large = Onepass<Acc, OnepassLargeShape>;
-  using Huge = Onepass<Acc, OnepassLargeShape, detail::Completion::ticket_polls>;
 
-  enum class Path { tiny, small, mid, large, huge };
+  enum class Path { tiny, small, mid, large };
   static Path path(std::int64_t n) {
     if (n <= Tiny::kMaxN) return Path::tiny;
     if (n <= Small::kMaxN) return Path::small;
-    if (n < kOnepassLargeMinN) return Path::mid;
-    return n < kOnepassTicketMinN ? Path::large : Path::huge;
+    return n < kOnepassLargeMinN ? Path::mid : Path::large;
   }
 
   // Calls f with the Onepass<Acc, ...> that serves n.
@@ -185,7 +181,6 @@ struct OnepassBySize {
       case Path::tiny: return f(Tiny{});
       case Path::small: return f(Small{});
       case Path::mid: return f(Mid{});
-      case Path::huge: return f(Huge{});
       default: return f(Large{});
     }
   }

@@ -6,18 +6,20 @@
 // the finisher, then has its warp 0 poll every slot until the word is non-zero, read the partial
 // from that same word, and put the slot back to zero. A partial and its "written" flag are one
 // word, so the poll needs no acquire and no block needs a fence. Which block finishes
-// (Completion, chosen by n in OnepassBySize from the sweeps in tuning.cuh):
+// (Completion; cuda/onepass uses finisher_polls for every grid, the others are tuning rows):
 //   finisher_polls  the grid's last block, with no atomic read-modify-write at all: it learns the
-//                   last partial one L2 round trip after it lands. Best up to 2^22.
-//   finisher_idle   finisher_polls with one more block, the last, that reads no input: it polls
-//                   from the moment it starts instead of after its own chunk.
-//   ticket_polls    the block that draws the last ticket (relaxed fetch_add): it starts polling
-//                   only once every other block has issued its store, when the memory system has
-//                   gone quiet. Best from 2^24, where a poll issued while the others still stream
-//                   waits behind their traffic.
+//                   last partial one L2 round trip after it lands. Fastest at every n from 2^15
+//                   to 2^28 once the poll covers the whole grid in one batch (tuning.cuh).
+//   ticket_polls    the block that draws the last ticket (relaxed fetch_add), then polls: two
+//                   round trips after the last partial, the ticket's and the poll's. 0.1-0.6 µs
+//                   slower than finisher_polls.
 //   ticket_fenced   an acq_rel ticket (the classic `__threadfence(); atomicAdd()` pattern): every
 //                   slot is visible to the last block, at the price of a fence on every block's
-//                   critical path. Kept for comparison only: 0.3-0.6 µs slower than either.
+//                   critical path. 0.3-0.6 µs slower than ticket_polls.
+// Tried and dropped (results/h200/diagnose/7 and 8; the code is in git history at 7f70128 and
+// e577c7a): every block loading all the slots while its ticket is in flight, so the last one
+// holds them when the ticket returns (0.2-0.7 µs slower than finisher_polls: 264 blocks' extra
+// loads); an extra block that reads no input and polls from the start (no better, often worse).
 //
 // Why finisher_polls cannot wait forever: it waits only for blocks with smaller indices, which the
 // hardware dispatches before it (blocks start in index order, the same property CUB's decoupled
@@ -39,6 +41,7 @@
 
 #include <cstdint>
 
+#include "kernels/cuda/block_sum.cuh"
 #include "kernels/cuda/warp_sum.cuh"
 
 namespace rb::cuda::detail {
@@ -73,12 +76,12 @@ __device__ __forceinline__ void publish_partial(Acc partial, typename SlotWord<A
 }
 
 // Which block adds the partials (above; tuning rows tune/onepass/*_ticket, *_fenced).
-enum class Completion { finisher_polls, finisher_idle, ticket_polls, ticket_fenced };
+enum class Completion { finisher_polls, finisher_block, ticket_polls, ticket_fenced };
 
 // Thread 0 of every block, after publish_partial: true in the block that adds the partials.
 template <Completion C>
 __device__ __forceinline__ bool is_finisher(unsigned* ticket) {
-  if constexpr (C == Completion::finisher_polls || C == Completion::finisher_idle) {
+  if constexpr (C == Completion::finisher_polls) {
     return blockIdx.x + 1 == gridDim.x;
   } else {
     constexpr auto order = C == Completion::ticket_fenced ? ::cuda::memory_order_acq_rel : ::cuda::memory_order_relaxed;
@@ -86,48 +89,64 @@ __device__ __forceinline__ bool is_finisher(unsigned* ticket) {
   }
 }
 
-// Warp 0 of the finisher (all 32 lanes): the sum of slots[0, count), each slot waited for, read
-// and emptied (and the ticket reset, when there is one). Batch = 16 covers 512 slots in one
-// batch: every grid of the tuned shapes (at most 132 SMs x 2 blocks = 264 on an H200) costs one
-// round trip, not two (with Batch = 8, grids of 257-264 blocks took a second batch, after the
-// first: 0.5-1 µs more at 2^23 and up, results/h200/kernels/ vs kernels_batch16/).
-template <class Acc, Completion C, int Batch = 16>
-__device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, unsigned* ticket) {
+// This thread's share of the finisher's work: slots first, first + stride, ... below count, each
+// waited for, added in index order and emptied. Each pass over a batch of K issues every load
+// still needed at once, so the batch costs one L2 round trip after its last partial lands (a slot
+// at a time would cost up to K of them, while the slowest blocks are still streaming).
+template <class Acc, int K>
+__device__ __forceinline__ Acc take_slots(typename SlotWord<Acc>::type* slots, int first, int stride, int count) {
   using Word = typename SlotWord<Acc>::type;
-  if constexpr (C == Completion::ticket_fenced) __syncwarp();  // lane 0's acquire, to every lane
-  const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
   Acc v = Acc(0);
-  for (int base = 0; base < count; base += kWarpSize * Batch) {
-    // Poll the whole batch until every slot is written: each pass issues all the loads still
-    // needed at once, so the batch costs one L2 round trip after its last partial lands (a slot
-    // at a time would cost up to Batch of them, while the slowest blocks are still streaming).
-    Word w[Batch];
+  for (int base = first; base < count; base += stride * K) {
+    Word w[K];
 #pragma unroll
-    for (int k = 0; k < Batch; ++k) w[k] = 0;
+    for (int k = 0; k < K; ++k) w[k] = 0;
     for (;;) {
       bool done = true;
 #pragma unroll
-      for (int k = 0; k < Batch; ++k) {
-        const int i = base + k * kWarpSize + lane;
+      for (int k = 0; k < K; ++k) {
+        const int i = base + k * stride;
         if (i < count && w[k] == 0) w[k] = DeviceAtomic<Word>(slots[i]).load(::cuda::memory_order_relaxed);
       }
 #pragma unroll
-      for (int k = 0; k < Batch; ++k) done &= base + k * kWarpSize + lane >= count || w[k] != 0;
+      for (int k = 0; k < K; ++k) done &= base + k * stride >= count || w[k] != 0;
       if (done) break;
     }
 #pragma unroll
-    for (int k = 0; k < Batch; ++k) {
-      const int i = base + k * kWarpSize + lane;
+    for (int k = 0; k < K; ++k) {
+      const int i = base + k * stride;
       if (i < count) {
         v += SlotWord<Acc>::decode(w[k]);
         DeviceAtomic<Word>(slots[i]).store(Word(0), ::cuda::memory_order_relaxed);
       }
     }
   }
-  if constexpr (C == Completion::ticket_polls || C == Completion::ticket_fenced) {
+  return v;
+}
+
+// Warp 0 of the finisher (all 32 lanes): the sum of slots[0, count), valid in every lane (and the
+// ticket reset, when there is one). Batch = 16 covers 512 slots in one batch: every grid of the
+// tuned shapes (at most 132 SMs x 2 blocks = 264 on an H200) costs one round trip, not two (with
+// Batch = 8, grids of 257-264 blocks took a second batch, after the first: 0.5-1 µs more at 2^23
+// and up, results/h200/kernels/ vs kernels_batch16/).
+template <class Acc, Completion C, int Batch = 16>
+__device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, unsigned* ticket) {
+  if constexpr (C == Completion::ticket_fenced) __syncwarp();  // lane 0's acquire, to every lane
+  const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+  const Acc v = take_slots<Acc, Batch>(slots, lane, kWarpSize, count);
+  if constexpr (C != Completion::finisher_polls) {
     if (lane == 0) DeviceAtomic<unsigned>(*ticket).store(0u, ::cuda::memory_order_relaxed);
   }
   return warp_sum(v);
+}
+
+// Every thread of the finisher (finisher_block): the sum of slots[0, count) in thread 0, four
+// slots per thread per batch (one batch for up to 4 x Threads blocks), then the block tree. The
+// caller puts a __syncthreads() between its last use of storage and this call.
+template <class Acc, int Threads>
+__device__ __forceinline__ Acc collect_partials_block(typename SlotWord<Acc>::type* slots, int count,
+                                                      BlockSumStorage<Acc, Threads>& storage) {
+  return block_sum<Threads>(take_slots<Acc, 4>(slots, static_cast<int>(threadIdx.x), Threads, count), storage);
 }
 
 }  // namespace rb::cuda::detail

@@ -93,18 +93,18 @@ TEST(Onepass, NanPartialNeitherHangsNorLeaksIntoTheNextLaunch) {
 }
 
 // Every path of OnepassBySize at its edges, in float and double, at an unaligned start: one lean
-// Tiny or Small block, the Mid grid, the Large grid with either completion.
+// Tiny or Small block, the Mid grid, the Large grid up to and past the size that fills the device.
 template <class Acc>
 void expect_every_path_sums_correctly(const rb::cuda::Variant<Acc>& v) {
   const std::int64_t tiny = rb::cuda::OnepassBySize<Acc>::Tiny::kMaxN;
   const std::int64_t small = rb::cuda::OnepassBySize<Acc>::Small::kMaxN;
   const std::int64_t large = rb::cuda::kOnepassLargeMinN;
-  const std::int64_t huge = rb::cuda::kOnepassTicketMinN;
-  const auto x = rb::test::random_signed(huge + 16, 6);
+  const std::int64_t full = std::int64_t{v.geometry(std::int64_t{1} << 40).grid} * rb::cuda::OnepassLargeShape::tile_floats;
+  const auto x = rb::test::random_signed(full + 16, 6);
   const auto d = rb::test::upload(x);
   const Accumulation acc = sizeof(Acc) == 8 ? Accumulation::f64 : Accumulation::f32_tree;
   for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, small, small + 1, large - 1, large,
-                               huge - 1, huge, huge + 5}) {
+                               full - 1, full, full + 5}) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", path "
                                     << static_cast<int>(rb::cuda::OnepassBySize<Acc>::path(n)) << ", grid "
                                     << v.geometry(n).grid);
@@ -181,7 +181,7 @@ TEST(Onepass, EveryCompletionSumsCorrectlyAndCleansUp) {
   const rb::cuda::Variant<float> variants[] = {rb::cuda::Onepass<float, Shape, Completion::finisher_polls>::variant(),
                                                rb::cuda::Onepass<float, Shape, Completion::ticket_polls>::variant(),
                                                rb::cuda::Onepass<float, Shape, Completion::ticket_fenced>::variant(),
-                                               rb::cuda::Onepass<float, Shape, Completion::finisher_idle>::variant()};
+                                               rb::cuda::Onepass<float, Shape, Completion::finisher_block>::variant()};
   const std::int64_t big = 5'000'011;
   const auto x = rb::test::random_signed(big, 11);
   const auto d = rb::test::upload(x);
