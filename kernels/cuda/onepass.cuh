@@ -4,12 +4,13 @@
 //
 // Every block sums a contiguous chunk (chunk_sum.cuh). A grid of one block writes its sum and is
 // done. Otherwise every block but the last stores its partial into a slot word and exits, and
-// the last block's warp 0 waits for the slots and adds them in index order (slots.cuh: no fence,
-// no atomic read-modify-write, no memset launch, no floating-point atomics).
+// the last block (its warp 0, or all its threads from 2^23) waits for the slots and adds them in
+// a fixed order (slots.cuh: no fence, no atomic read-modify-write, no memset launch, no
+// floating-point atomics).
 //
 // Determinism: the grid depends only on n (and the device), each block's chunk only on the input
-// pointer, n and the grid, and the partials are added in index order whichever block finished
-// last, so the same call gives the same bits every time.
+// pointer, n and the grid, and the partials are added in an order fixed by the grid whichever
+// block finished last, so the same call gives the same bits every time.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -158,7 +159,8 @@ struct Onepass {
 //   n <= OnepassTinyShape's tile        one lean block (SingleBlock)
 //   n <= OnepassSmallShape's tile       one lean block of the Small shape
 //   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks, the last one finishing
-//   otherwise                           a grid of OnepassLargeShape blocks, the last one finishing
+//   n <  kOnepassBlockCollectMinN       a grid of OnepassLargeShape blocks, the last one finishing
+//   otherwise                           the same grid, the last block's every thread collecting
 // Every path leaves its scratch zeroed, so a caller may alternate n freely on one buffer.
 template <class Acc>
 struct OnepassBySize {
@@ -166,12 +168,14 @@ struct OnepassBySize {
   using Small = SingleBlock<Acc, OnepassSmallShape>;
   using Mid = Onepass<Acc, OnepassMidShape>;
   using Large = Onepass<Acc, OnepassLargeShape>;
+  using Huge = Onepass<Acc, OnepassLargeShape, detail::Completion::finisher_block>;
 
-  enum class Path { tiny, small, mid, large };
+  enum class Path { tiny, small, mid, large, huge };
   static Path path(std::int64_t n) {
     if (n <= Tiny::kMaxN) return Path::tiny;
     if (n <= Small::kMaxN) return Path::small;
-    return n < kOnepassLargeMinN ? Path::mid : Path::large;
+    if (n < kOnepassLargeMinN) return Path::mid;
+    return n < kOnepassBlockCollectMinN ? Path::large : Path::huge;
   }
 
   // Calls f with the Onepass<Acc, ...> that serves n.
@@ -181,6 +185,7 @@ struct OnepassBySize {
       case Path::tiny: return f(Tiny{});
       case Path::small: return f(Small{});
       case Path::mid: return f(Mid{});
+      case Path::huge: return f(Huge{});
       default: return f(Large{});
     }
   }

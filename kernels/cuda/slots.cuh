@@ -3,16 +3,19 @@
 // that adds them, with no fence and no second kernel.
 //
 // Every block's thread 0 stores its partial into its own slot word (one relaxed store). One block,
-// the finisher, then has its warp 0 poll every slot until the word is non-zero, read the partial
-// from that same word, and put the slot back to zero. A partial and its "written" flag are one
-// word, so the poll needs no acquire and no block needs a fence. Which block finishes
-// (Completion; cuda/onepass uses finisher_polls for every grid, the others are tuning rows):
-//   finisher_polls  the grid's last block, with no atomic read-modify-write at all: it learns the
-//                   last partial one L2 round trip after it lands. Fastest at every n from 2^15
-//                   to 2^28 once the poll covers the whole grid in one batch (tuning.cuh).
+// the finisher, then polls every slot until the word is non-zero, reads the partial from that
+// same word, and puts the slot back to zero. A partial and its "written" flag are one word, so
+// the poll needs no acquire and no block needs a fence. Who finishes and how (Completion;
+// OnepassBySize picks by n from the sweeps quoted in tuning.cuh):
+//   finisher_polls  the grid's last block, its warp 0 polling, with no atomic read-modify-write
+//                   at all: it learns the last partial one L2 round trip after it lands.
+//                   cuda/onepass below 2^23.
+//   finisher_block  the same block, all of its threads polling (its own partial stays in
+//                   registers), then the block tree: ~0.3 µs dearer on a small grid, 0.3-0.5 µs
+//                   cheaper from 2^24. cuda/onepass from 2^23.
 //   ticket_polls    the block that draws the last ticket (relaxed fetch_add), then polls: two
 //                   round trips after the last partial, the ticket's and the poll's. 0.1-0.6 µs
-//                   slower than finisher_polls.
+//                   slower than finisher_polls once the poll covers a whole grid in one batch.
 //   ticket_fenced   an acq_rel ticket (the classic `__threadfence(); atomicAdd()` pattern): every
 //                   slot is visible to the last block, at the price of a fence on every block's
 //                   critical path. 0.3-0.6 µs slower than ticket_polls.
@@ -21,7 +24,7 @@
 // holds them when the ticket returns (0.2-0.7 µs slower than finisher_polls: 264 blocks' extra
 // loads); an extra block that reads no input and polls from the start (no better, often worse).
 //
-// Why finisher_polls cannot wait forever: it waits only for blocks with smaller indices, which the
+// Why the last block cannot wait forever: it waits only for blocks with smaller indices, which the
 // hardware dispatches before it (blocks start in index order, the same property CUB's decoupled
 // look-back scan relies on), so they are running or done by the time it polls; and the grid is
 // never larger than what the device holds at once (Onepass::max_grid), so even out-of-order
@@ -34,8 +37,10 @@
 // starts after the whole grid has finished, so prepare() zeroes the scratch once and no launch
 // ever needs a memset.
 //
-// Deterministic: the finisher's warp adds partial i into lane i % 32's accumulator in index
-// order, then the lanes in the fixed butterfly of warp_sum, whichever block finishes.
+// Deterministic: the finisher's thread t adds partials t, t + s, t + 2s, ... in index order (s = 32
+// lanes, or the block's threads), then the fixed tree of warp_sum or block_sum combines them, and
+// finisher_block adds its own partial last: the order depends on the grid alone, never on which
+// block finished when.
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 

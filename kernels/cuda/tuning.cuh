@@ -83,6 +83,17 @@ using OnepassSmallShape = LaunchShape<512, 8, 1>;
 using OnepassMidShape = LaunchShape<256, 4, 4>;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
 inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{1} << 19;
+//
+// Who collects: warp 0 of the last block (16 slots per lane), or all of its threads (4 per
+// thread, then the block tree; its own partial never goes through a slot). Round 9
+// (diagnose/9_block_collect), µs:
+//   n                  2^19  2^20  2^21  2^22  2^23  2^24  2^25   2^26   2^28
+//   t512_u8_b2         5.57  6.19  7.44  9.02 12.63 20.25 34.51  63.17 234.19    large: < 2^23
+//   t512_u8_b2_block   5.91  6.43  7.43  9.28 12.60 19.89 34.02  62.77 233.52    huge
+//   ref/read           4.73  5.10  6.19  7.96 11.53 18.85 33.05  61.72 232.51
+// The block tree costs ~0.3 µs while the grid is small; from 2^24 the whole block wins by
+// 0.3-0.5 µs (2^23 is a tie).
+inline constexpr std::int64_t kOnepassBlockCollectMinN = std::int64_t{1} << 23;
 
 // ref/read: the best large-n reader of the sweep (t512_u8_b2), so that cuda/onepass - ref/read
 // is the price of the one-launch completion at large n.

@@ -32,19 +32,23 @@ std::ptrdiff_t nonzero_bytes(const unsigned char* scratch, std::size_t bytes) {
 TEST(Onepass, BitwiseDeterministicOverTenRuns) {
   RB_REQUIRE_GPU();
   const auto& v = rb::cuda::onepass;
-  const auto x = rb::test::random_signed(3'000'001 + 1, 3);
+  const std::int64_t max_n = 9'000'001;
+  const auto x = rb::test::random_signed(max_n + 1, 3);
   const auto d = rb::test::upload(x);
-  const std::int64_t n = 3'000'001;
-  DeviceArray<unsigned char> scratch(v.scratch_bytes(n));
+  DeviceArray<unsigned char> scratch(v.scratch_bytes(max_n));
   DeviceArray<float> out(1);
-  v.prepare(scratch.get(), v.scratch_bytes(n), nullptr);
-  ASSERT_GT(v.geometry(n).grid, 1) << "needs several blocks to race for the last ticket";
-  std::vector<float> results;
-  for (int run = 0; run < 10; ++run) results.push_back(rb::test::sum_into(v, d.get() + 1, n, scratch.get(), out.get()));
-  RB_EXPECT_SUM(results.front(), std::span(x).subspan(1), Accumulation::f32_tree);
-  for (int run = 1; run < 10; ++run) {
-    EXPECT_EQ(std::memcmp(&results[run], &results.front(), sizeof(float)), 0)
-        << "run " << run << ": " << results[run] << " vs " << results.front();
+  v.prepare(scratch.get(), v.scratch_bytes(max_n), nullptr);
+  // Both grid completions: warp 0 of the last block collecting, and the whole last block.
+  for (const std::int64_t n : {std::int64_t{3'000'001}, max_n}) {
+    SCOPED_TRACE(testing::Message() << "n " << n);
+    ASSERT_GT(v.geometry(n).grid, 1) << "needs several blocks finishing in a different order each run";
+    std::vector<float> results;
+    for (int run = 0; run < 10; ++run) results.push_back(rb::test::sum_into(v, d.get() + 1, n, scratch.get(), out.get()));
+    RB_EXPECT_SUM(results.front(), std::span(x).subspan(1, n), Accumulation::f32_tree);
+    for (int run = 1; run < 10; ++run) {
+      EXPECT_EQ(std::memcmp(&results[run], &results.front(), sizeof(float)), 0)
+          << "run " << run << ": " << results[run] << " vs " << results.front();
+    }
   }
 }
 
@@ -93,18 +97,20 @@ TEST(Onepass, NanPartialNeitherHangsNorLeaksIntoTheNextLaunch) {
 }
 
 // Every path of OnepassBySize at its edges, in float and double, at an unaligned start: one lean
-// Tiny or Small block, the Mid grid, the Large grid up to and past the size that fills the device.
+// Tiny or Small block, the Mid grid, the Large grid up to and past the size that fills the device,
+// and the Huge grid (the whole last block collecting).
 template <class Acc>
 void expect_every_path_sums_correctly(const rb::cuda::Variant<Acc>& v) {
   const std::int64_t tiny = rb::cuda::OnepassBySize<Acc>::Tiny::kMaxN;
   const std::int64_t small = rb::cuda::OnepassBySize<Acc>::Small::kMaxN;
   const std::int64_t large = rb::cuda::kOnepassLargeMinN;
   const std::int64_t full = std::int64_t{v.geometry(std::int64_t{1} << 40).grid} * rb::cuda::OnepassLargeShape::tile_floats;
-  const auto x = rb::test::random_signed(full + 16, 6);
+  const std::int64_t huge = rb::cuda::kOnepassBlockCollectMinN;
+  const auto x = rb::test::random_signed(std::max(full, huge) + 16, 6);
   const auto d = rb::test::upload(x);
   const Accumulation acc = sizeof(Acc) == 8 ? Accumulation::f64 : Accumulation::f32_tree;
   for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, small, small + 1, large - 1, large,
-                               full - 1, full, full + 5}) {
+                               full - 1, full, full + 5, huge - 1, huge, huge + 5}) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", path "
                                     << static_cast<int>(rb::cuda::OnepassBySize<Acc>::path(n)) << ", grid "
                                     << v.geometry(n).grid);
