@@ -2,7 +2,8 @@
 # The hand-written kernels on a GPU machine, after a change to them, in two device calls:
 #   scripts/h200_kernels.sh OUT_DIR measure    build, GPU ctest, cv at 2^24/2^28, the kernel sweep
 #                                               (cub, ref/*, cuda/* cold, every default size, 5
-#                                               randomly interleaved repetitions), ncu table
+#                                               randomly interleaved repetitions), rel_err on the
+#                                               uniform input, ncu table
 #   scripts/h200_kernels.sh OUT_DIR check      build, GPU ctest, compute-sanitizer over the kernel
 #                                               tests and over reduce_bench's CUDA rows
 # Builds build/kernels (release, without torch and Triton: they take no part here).
@@ -33,6 +34,11 @@ if [[ $what == measure ]]; then
   start=$SECONDS
   "${cmd[@]}" $(json kernels) >"$out/kernels.log" 2>&1
   echo "sweep rc=$? wall $((SECONDS - start))s" | tee -a "$out/command.txt"; grep -E "runs verified|FAILED" "$out/kernels.log" | tail -3
+  step "rel_err on the uniform input (onepass_f64's accuracy target)"
+  "$B" --benchmark_filter='^cuda/onepass(_f64)?/.*/cold' --dist=uniform --sizes=2^20,2^24,2^28,2^31 \
+    --benchmark_min_time=20x $(json uniform) >"$out/uniform.log" 2>&1
+  echo "uniform rc=$?"
+  python3 -c 'import json, sys; [print(b["name"], b.get("rel_err")) for b in json.load(open(sys.argv[1]))["benchmarks"]]' "$out/uniform.json"
   step "Nsight Compute: cuda/onepass vs cub at 2^20 and 2^28"
   timeout 150 python3 scripts/ncu_table.py "$build" "$out/ncu_onepass_vs_cub.md" cuda/onepass:2^20 cub:2^20 \
     cuda/onepass:2^28 cub:2^28 >"$out/ncu.log" 2>&1; echo "ncu rc=$?"; cat "$out/ncu_onepass_vs_cub.md" 2>/dev/null
