@@ -71,18 +71,19 @@ using OnepassSmallShape = LaunchShape<512, 8, 1>;
 // Round 4 polled a 264-block grid in two batches (Batch = 8), which is why the ticket won from
 // 2^24 there. With one batch (Batch = 16), round 8 (results/h200/diagnose/8_idle_finisher):
 //   n                  2^17  2^18  2^19  2^20  2^21  2^22  2^23  2^24  2^25   2^26   2^28
-//   t256_u4_b4         4.99  5.01  5.54  6.15  7.60 10.59 13.77 21.00 36.45  65.04 237.17    mid: < 2^19
+//   t256_u4_b4         4.99  5.01  5.54  6.15  7.60 10.59 13.77 21.00 36.45  65.04 237.17    mid: < 3x2^18
 //   t512_u8_b2         5.26  5.45  5.45  5.98  7.14  9.04 12.64 20.29 34.12  63.53 234.17    large
 //   t512_u8_b2_ticket  5.46  5.56  5.72  6.21  7.41  9.62 13.21 20.63 34.84  63.40 234.81
 //   ref/read           4.41  4.52  4.66  5.12  6.17  7.95 11.50 18.82 33.04  61.67 232.59
 // and round 7 (diagnose/7_speculative) agrees: the last block polling is fastest at every n, so
-// the ticket path is gone. The mid/large switch moved from 3x2^18 to 2^19: at 2^19 the large
-// shape won rounds 7 and 8 by 0.14 and 0.09 µs (it lost round 4 by 0.06); at 2^18 mid wins by
-// 0.3-0.4 µs in all three. Large shape: 8 loads in flight x 1024 threads per SM kept the most
-// bytes in flight, 0.5-1.2% ahead of 4 loads at 2^26..2^30 in the 17-shape grid.
+// the ticket path is gone. The mid/large switch stays at 3x2^18: at 2^19 the large shape won
+// rounds 7 and 8 by 0.1 µs in float (it lost round 4 by 0.06), but onepass_f64 at 2^19 took
+// 0.5 µs longer on the large shape (results/h200/kernels_spillfree/). Large shape: 8 loads in
+// flight x 1024 threads per SM kept the most bytes in flight, 0.5-1.2% ahead of 4 loads at
+// 2^26..2^30 in the 17-shape grid.
 using OnepassMidShape = LaunchShape<256, 4, 4>;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
-inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{1} << 19;
+inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;
 //
 // Who collects: warp 0 of the last block (16 slots per lane), or all of its threads (4 per
 // thread, then the block tree; its own partial never goes through a slot). Round 9
