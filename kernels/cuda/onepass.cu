@@ -1,7 +1,7 @@
 // cuda/onepass: the best kernel here. One launch for any n.
 //   Changed from vec4_ilp4: (1) no second kernel: up to 16384 floats one lean block sums
 //         everything (SingleBlock); above, every block hands its partial to the block that
-//         finishes through a slot word (slots.cuh), and that block adds them in index order and
+//         finishes through a slot word (slots.cuh), and that block adds them in a fixed order and
 //         empties the slots, so there is no memset launch either; (2) the grid is sized to the
 //         work: one block per tile up to SMs x blocks per SM; (3) 4 or 8 float4 loads in flight
 //         per thread, and a launch shape and completion per range of n (OnepassBySize), each
