@@ -94,15 +94,16 @@ __device__ __forceinline__ bool is_finisher(unsigned* ticket) {
   }
 }
 
-// This thread's share of the finisher's work: slots first, first + Stride, ... below count, each
-// waited for, added in index order and emptied. Each pass over a batch of K issues every load
-// still needed at once, so the batch costs one L2 round trip after its last partial lands (a slot
-// at a time would cost up to K of them, while the slowest blocks are still streaming).
+// The finisher's share of thread `self` (its lane, or its index in the block): slots self,
+// self + Stride, ... below count, each waited for, added in index order and emptied. Each pass over
+// a batch of K issues every load still needed at once, so the batch costs one L2 round trip after
+// its last partial lands (a slot at a time would cost up to K of them, while the slowest blocks
+// are still streaming).
 template <class Acc, int K, int Stride>
-__device__ __forceinline__ Acc take_slots(typename SlotWord<Acc>::type* slots, int first, int count) {
+__device__ __forceinline__ Acc take_slots(typename SlotWord<Acc>::type* slots, int self, int count) {
   using Word = typename SlotWord<Acc>::type;
   Acc v = Acc(0);
-  for (int base = first; base < count; base += Stride * K) {
+  for (int base = 0; base < count; base += Stride * K) {
     Word w[K];
 #pragma unroll
     for (int k = 0; k < K; ++k) w[k] = 0;
@@ -110,16 +111,16 @@ __device__ __forceinline__ Acc take_slots(typename SlotWord<Acc>::type* slots, i
       bool done = true;
 #pragma unroll
       for (int k = 0; k < K; ++k) {
-        const int i = base + k * Stride;
+        const int i = base + k * Stride + self;
         if (i < count && w[k] == 0) w[k] = DeviceAtomic<Word>(slots[i]).load(::cuda::memory_order_relaxed);
       }
 #pragma unroll
-      for (int k = 0; k < K; ++k) done &= base + k * Stride >= count || w[k] != 0;
+      for (int k = 0; k < K; ++k) done &= base + k * Stride + self >= count || w[k] != 0;
       if (done) break;
     }
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      const int i = base + k * Stride;
+      const int i = base + k * Stride + self;
       if (i < count) {
         v += SlotWord<Acc>::decode(w[k]);
         DeviceAtomic<Word>(slots[i]).store(Word(0), ::cuda::memory_order_relaxed);
@@ -134,39 +135,16 @@ __device__ __forceinline__ Acc take_slots(typename SlotWord<Acc>::type* slots, i
 // tuned shapes (at most 132 SMs x 2 blocks = 264 on an H200) costs one round trip, not two (with
 // Batch = 8, grids of 257-264 blocks took a second batch, after the first: 0.5-1 µs more at 2^23
 // and up, results/h200/kernels/ vs kernels_batch16/).
-// This loop is take_slots() written out for the warp, on purpose: it spills (40 bytes in float,
-// 96 in double, in the completion only), and the spill-free take_slots<Acc, 16, 32> measured
-// 0.3-0.6 µs slower on grids of 8-16 blocks (n = 2^15, 2^16; results/h200/kernels_spillfree/).
+// It spills (40 bytes in float, 96 in double, in the completion only) and is kept that way: a
+// spill-free form of take_slots (each thread's loop starting at its own index, same arithmetic)
+// measured 0.3-0.6 µs slower on grids of 8-16 blocks (n = 2^15, 2^16;
+// results/h200/kernels_spillfree/). ptxas's schedule decides it, so after any change here compare
+// `nvcc -Xptxas -v` and the sweep at 2^15 and 2^16.
 template <class Acc, Completion C, int Batch = 16>
 __device__ __forceinline__ Acc collect_partials(typename SlotWord<Acc>::type* slots, int count, unsigned* ticket) {
-  using Word = typename SlotWord<Acc>::type;
   if constexpr (C == Completion::ticket_fenced) __syncwarp();  // lane 0's acquire, to every lane
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
-  Acc v = Acc(0);
-  for (int base = 0; base < count; base += kWarpSize * Batch) {
-    Word w[Batch];
-#pragma unroll
-    for (int k = 0; k < Batch; ++k) w[k] = 0;
-    for (;;) {
-      bool done = true;
-#pragma unroll
-      for (int k = 0; k < Batch; ++k) {
-        const int i = base + k * kWarpSize + lane;
-        if (i < count && w[k] == 0) w[k] = DeviceAtomic<Word>(slots[i]).load(::cuda::memory_order_relaxed);
-      }
-#pragma unroll
-      for (int k = 0; k < Batch; ++k) done &= base + k * kWarpSize + lane >= count || w[k] != 0;
-      if (done) break;
-    }
-#pragma unroll
-    for (int k = 0; k < Batch; ++k) {
-      const int i = base + k * kWarpSize + lane;
-      if (i < count) {
-        v += SlotWord<Acc>::decode(w[k]);
-        DeviceAtomic<Word>(slots[i]).store(Word(0), ::cuda::memory_order_relaxed);
-      }
-    }
-  }
+  const Acc v = take_slots<Acc, Batch, kWarpSize>(slots, lane, count);
   if constexpr (C != Completion::finisher_polls) {
     if (lane == 0) DeviceAtomic<unsigned>(*ticket).store(0u, ::cuda::memory_order_relaxed);
   }
