@@ -93,7 +93,8 @@ inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;
 //   t512_u8_b2_block   5.91  6.43  7.43  9.28 12.60 19.89 34.02  62.77 233.52    huge
 //   ref/read           4.73  5.10  6.19  7.96 11.53 18.85 33.05  61.72 232.51
 // The block tree costs ~0.3 µs while the grid is small; from 2^24 the whole block wins by
-// 0.3-0.5 µs (2^23 is a tie).
+// 0.3-0.5 µs (2^23 is a tie). Round 10 (diagnose/10_block_confirm), block vs warp: 2^23 12.70 vs
+// 12.86, 2^24 20.14 vs 20.40, 2^25 34.65 vs 34.86, 2^26 63.93 vs 64.56, 2^27 122.36 vs 122.95.
 inline constexpr std::int64_t kOnepassBlockCollectMinN = std::int64_t{1} << 23;
 
 // ref/read: the best large-n reader of the sweep (t512_u8_b2), so that cuda/onepass - ref/read
