@@ -1,7 +1,9 @@
 // tune/onepass/t<threads>_u<loads in flight>_b<blocks per SM>[_cg|_pf]: onepass over a grid of
 // launch shapes and load hints (chunk_sum.cuh: load_float4); *_ticket, *_fenced, *_block: the other
-// completions (slots.cuh); tune/single/t<threads>_u<loads>: the lean one-block kernel (skipped
-// above one tile). Built only with -DRB_TUNING_BACKENDS=ON. Pick the winner per n from
+// completions (slots.cuh); *_twosum, *_floatsum: double's other ways in (tuning.cuh: Widen);
+// tune/onepass_f64/*: the same kernels in double; tune/single/t<threads>_u<loads>: the lean
+// one-block kernel (skipped above one tile). Built only with -DRB_TUNING_BACKENDS=ON.
+// Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh (OnepassSmallShape/OnepassLargeShape) with the figures.
 // (vec4 against vec4_ilp4, for cuda/auto's threshold, are the regular cuda/ rows.)
@@ -11,6 +13,7 @@
 // alone are 32 registers, so unroll 8 only where 64 or more are left; ptxas -v shows no spills for
 // every shape here).
 #include <string>
+#include <type_traits>
 
 #include "bench/backends/cuda_kernel.hpp"
 #include "bench/backends/gpu_defs.hpp"
@@ -22,6 +25,7 @@ namespace rb::bench::gpu {
 namespace {
 
 using rb::cuda::LoadHint;
+using rb::cuda::Widen;
 using rb::cuda::detail::Completion;
 
 template <int Threads, int Unroll, int BlocksPerSm, LoadHint Hint = LoadHint::ldg>
@@ -44,14 +48,24 @@ GpuBackendDef single_block() {
   return def;
 }
 
-template <int Threads, int Unroll, int BlocksPerSm, Completion C>
+// Any completion, in float or double, and for double any way in (tuning.cuh: Widen):
+// tune/onepass[_f64]/t.._u.._b..[_ticket|_fenced|_block][_twosum|_floatsum].
+template <class Acc, int Threads, int Unroll, int BlocksPerSm, Completion C, Widen W = Widen::each>
 GpuBackendDef completion() {
-  using Kernel = rb::cuda::Onepass<float, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, C>;
-  return cuda_kernel("tune/onepass/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
-                         std::to_string(BlocksPerSm) + (C == Completion::ticket_polls     ? "_ticket"
-                          : C == Completion::finisher_block ? "_block"
-                                                            : "_fenced"),
-                     Kernel::variant());
+  using Shape = rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm, LoadHint::ldg, W>;
+  using Kernel = rb::cuda::Onepass<Acc, Shape, C>;
+  const char* family = std::is_same_v<Acc, double> ? "tune/onepass_f64/t" : "tune/onepass/t";
+  const char* how = C == Completion::ticket_polls     ? "_ticket"
+                    : C == Completion::ticket_fenced  ? "_fenced"
+                    : C == Completion::finisher_block ? "_block"
+                                                      : "";
+  const char* widen = W == Widen::two_sum ? "_twosum" : W == Widen::float_sum ? "_floatsum" : "";
+  auto def = cuda_kernel(family + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
+                             std::to_string(BlocksPerSm) + how + widen,
+                         Kernel::variant());
+  // The probe rounds like a float sum, and is checked as one.
+  if (W == Widen::float_sum) def.accumulation = Accumulation::f32_tree;
+  return def;
 }
 
 }  // namespace
@@ -73,9 +87,21 @@ std::vector<GpuBackendDef> cuda_tuning_backends() {
       single_block<128, 8>(),       single_block<256, 4>(),      single_block<64, 16>(),
       single_block<256, 8>(),       single_block<512, 8>(),
       // the three completions (slots.cuh) on the mid and large grid shapes
-      completion<256, 4, 4, Completion::ticket_polls>(),         completion<256, 4, 4, Completion::ticket_fenced>(),
-      completion<512, 8, 2, Completion::ticket_polls>(),         completion<512, 8, 2, Completion::ticket_fenced>(),
-      completion<256, 4, 4, Completion::finisher_block>(),       completion<512, 8, 2, Completion::finisher_block>(),
+      completion<float, 256, 4, 4, Completion::ticket_polls>(),  completion<float, 256, 4, 4, Completion::ticket_fenced>(),
+      completion<float, 512, 8, 2, Completion::ticket_polls>(),  completion<float, 512, 8, 2, Completion::ticket_fenced>(),
+      completion<float, 256, 4, 4, Completion::finisher_block>(), completion<float, 512, 8, 2, Completion::finisher_block>(),
+      // double beside float, and double's other ways in (tuning.cuh: Widen)
+      completion<double, 512, 8, 2, Completion::finisher_block>(),
+      completion<double, 512, 8, 2, Completion::finisher_block, Widen::two_sum>(),
+      completion<double, 512, 8, 2, Completion::finisher_block, Widen::float_sum>(),
+      completion<double, 512, 8, 2, Completion::finisher_polls>(),
+      completion<double, 512, 8, 2, Completion::finisher_polls, Widen::two_sum>(),
+      completion<double, 512, 8, 2, Completion::finisher_polls, Widen::float_sum>(),
+      completion<double, 256, 4, 4, Completion::finisher_polls>(),
+      completion<double, 256, 4, 4, Completion::finisher_polls, Widen::two_sum>(),
+      // four blocks of 256 per SM instead of two of 512
+      completion<float, 256, 8, 4, Completion::finisher_block>(),
+      completion<double, 256, 8, 4, Completion::finisher_block>(),
   };
 }
 

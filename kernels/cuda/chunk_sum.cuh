@@ -1,10 +1,11 @@
 #pragma once
 // Agent layer: one block's sum of its chunk of the body, plus the scalar edges, in thread 0.
-// Shared by vec4, vec4_ilp4, onepass, onepass_f64 and ref/read; they differ only in Unroll, the
-// accumulator type, the grid, and what they do with the block's sum.
+// Shared by vec4, vec4_ilp4, onepass, onepass_f64 and ref/read; they differ only in the launch
+// shape (tuning.cuh), the accumulator type, the grid, and what they do with the block's sum.
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/cuda/block_sum.cuh"
 #include "kernels/cuda/layout.cuh"
@@ -29,54 +30,80 @@ __device__ __forceinline__ float4 load_float4(const float4* p) {
   }
 }
 
-// The four floats of v, added pairwise in Acc (each float converted first when Acc is double).
-template <class Acc>
-__device__ __forceinline__ Acc lane_sum(float4 v) {
-  return (Acc(v.x) + Acc(v.y)) + (Acc(v.z) + Acc(v.w));
+// a + b = s + e exactly, s = fl(a + b) (Knuth's branch-free two-sum; _rn: never contracted).
+__device__ __forceinline__ float two_sum(float a, float b, float& e) {
+  const float s = __fadd_rn(a, b);
+  const float bb = __fsub_rn(s, a);
+  e = __fadd_rn(__fsub_rn(a, __fsub_rn(s, bb)), __fsub_rn(b, bb));
+  return s;
 }
 
-// This thread's part of body[begin, end): float4s begin + threadIdx.x, then every Threads-th.
-// Each step issues Unroll independent 16-byte loads before consuming any of them, into Unroll
-// independent accumulators, so a warp keeps Unroll loads in flight instead of one: HBM3e needs
-// that memory-level parallelism (FIELD-NOTES: 2.4 TB/s with one, 4.66 TB/s with four).
-// Unroll = 1 is the seed's plain loop. __ldg: read-only path; the input is never written here.
+// The four floats of v, added pairwise in Acc (each float converted first when Acc is double;
+// tuning.cuh: Widen for the other ways into a double).
+template <class Acc, Widen W = Widen::each>
+__device__ __forceinline__ Acc lane_sum(float4 v) {
+  if constexpr (std::is_same_v<Acc, double> && W == Widen::two_sum) {
+    float e1, e2, e3;
+    const float s = two_sum(two_sum(v.x, v.y, e1), two_sum(v.z, v.w, e2), e3);
+    // |x + y| or |s| beyond FLT_MAX: s is inf or NaN; the exact path then (NaN inputs as well).
+    if (!isfinite(s)) return lane_sum<Acc, Widen::each>(v);
+    return double(s) + double(__fadd_rn(__fadd_rn(e1, e2), e3));
+  } else if constexpr (std::is_same_v<Acc, double> && W == Widen::float_sum) {
+    return double((v.x + v.y) + (v.z + v.w));
+  } else {
+    return (Acc(v.x) + Acc(v.y)) + (Acc(v.z) + Acc(v.w));
+  }
+}
+
+// body[row], or zeros for a row at or past end.
+template <LoadHint Hint>
+__device__ __forceinline__ float4 load_row(const float4* __restrict__ body, std::int64_t row, std::int64_t end) {
+  return row < end ? load_float4<Hint>(body + row) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+
+// This thread's part of body[begin, end): float4s begin + threadIdx.x, then every Threads-th, in
+// steps of Unroll rows (Shape: tuning.cuh's LaunchShape). Each step issues Unroll independent
+// 16-byte loads before consuming any of them, into Unroll independent accumulators, so a warp
+// keeps Unroll loads in flight instead of one: HBM3e needs that memory-level parallelism
+// (FIELD-NOTES: 2.4 TB/s with one, 4.66 TB/s with four). Unroll = 1 is the seed's plain loop.
+// __ldg: read-only path; the input is never written here.
 // `#pragma unroll 1` keeps Unroll honest: left alone, nvcc -O3 unrolls this loop 4x more (visible
 // in the PTX) and ptxas may hoist those loads too, so the loads in flight would be the compiler's
 // choice, not the shape's, and vec4 would quietly become an ILP kernel.
-template <class Acc, int Threads, int Unroll, LoadHint Hint = LoadHint::ldg>
+template <class Acc, class Shape>
 __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body, Range r) {
-  Acc acc[Unroll];
+  constexpr int kThreads = Shape::threads, kUnroll = Shape::unroll;
+  constexpr std::int64_t kStep = std::int64_t{kUnroll} * kThreads;
+  Acc acc[kUnroll];
 #pragma unroll
-  for (int k = 0; k < Unroll; ++k) acc[k] = Acc(0);
+  for (int k = 0; k < kUnroll; ++k) acc[k] = Acc(0);
 
   std::int64_t i = r.begin + threadIdx.x;
-  const std::int64_t full_steps_end = r.end - std::int64_t{Unroll - 1} * Threads;
+  const std::int64_t full_steps_end = r.end - std::int64_t{kUnroll - 1} * kThreads;
 #pragma unroll 1
-  for (; i < full_steps_end; i += std::int64_t{Unroll} * Threads) {
-    float4 v[Unroll];
+  for (; i < full_steps_end; i += kStep) {
+    float4 v[kUnroll];
 #pragma unroll
-    for (int k = 0; k < Unroll; ++k) v[k] = load_float4<Hint>(body + i + k * Threads);
+    for (int k = 0; k < kUnroll; ++k) v[k] = load_float4<Shape::hint>(body + i + k * kThreads);
 #pragma unroll
-    for (int k = 0; k < Unroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
+    for (int k = 0; k < kUnroll; ++k) acc[k] += lane_sum<Acc, Shape::widen>(v[k]);
   }
   // Fewer than Unroll rows left (a chunk whose length is not a whole number of tiles, or the
   // body's partial last row): the same step with each load predicated, so the rest still costs
   // one memory round trip, not one per row.
   if (i < r.end) {
-    float4 v[Unroll];
+    float4 v[kUnroll];
 #pragma unroll
-    for (int k = 0; k < Unroll; ++k) {
-      v[k] = i + k * Threads < r.end ? load_float4<Hint>(body + i + k * Threads) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    }
+    for (int k = 0; k < kUnroll; ++k) v[k] = load_row<Shape::hint>(body, i + k * kThreads, r.end);
 #pragma unroll
-    for (int k = 0; k < Unroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
+    for (int k = 0; k < kUnroll; ++k) acc[k] += lane_sum<Acc, Shape::widen>(v[k]);
   }
 
   // Pairwise, in a fixed order: ((a0 + a1) + (a2 + a3)) + ...
 #pragma unroll
-  for (int width = 1; width < Unroll; width *= 2) {
+  for (int width = 1; width < kUnroll; width *= 2) {
 #pragma unroll
-    for (int k = 0; k + width < Unroll; k += 2 * width) acc[k] += acc[k + width];
+    for (int k = 0; k + width < kUnroll; k += 2 * width) acc[k] += acc[k + width];
   }
   return acc[0];
 }
@@ -84,12 +111,12 @@ __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body,
 // The block's chunk (share.block(blockIdx.x)) summed, block 0 also adding the head and tail.
 // Valid in thread 0. The additions' order depends only on the split, the share and the shape,
 // never on timing: the same input pointer, n and grid always give the same bits.
-template <class Acc, int Threads, int Unroll, LoadHint Hint = LoadHint::ldg>
+template <class Acc, class Shape>
 __device__ __forceinline__ Acc block_chunk_sum(const Split& x, const EvenShare& share,
-                                               BlockSumStorage<Acc, Threads>& storage) {
-  Acc v = thread_chunk_sum<Acc, Threads, Unroll, Hint>(x.body, share.block(blockIdx.x));
+                                               BlockSumStorage<Acc, Shape::threads>& storage) {
+  Acc v = thread_chunk_sum<Acc, Shape>(x.body, share.block(blockIdx.x));
   if (blockIdx.x == 0) v += Acc(x.edge(static_cast<int>(threadIdx.x)));
-  return block_sum<Threads>(v, storage);
+  return block_sum<Shape::threads>(v, storage);
 }
 
 }  // namespace rb::cuda

@@ -37,7 +37,7 @@ template <class Acc, class Shape, Completion C>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
     Split x, EvenShare share, unsigned* ticket, typename SlotWord<Acc>::type* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
-  const Acc block_total = block_chunk_sum<Acc, Shape::threads, Shape::unroll, Shape::hint>(x, share, storage);
+  const Acc block_total = block_chunk_sum<Acc, Shape>(x, share, storage);
   if (gridDim.x == 1) {  // small n: no other block to wait for
     if (threadIdx.x == 0) *out = block_total;
     return;

@@ -19,7 +19,7 @@ using Shape = ReadShape;
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void read_kernel(Split x, EvenShare share,
                                                                                     float* partials) {
   __shared__ BlockSumStorage<float, Shape::threads> storage;
-  const float s = block_chunk_sum<float, Shape::threads, Shape::unroll>(x, share, storage);
+  const float s = block_chunk_sum<float, Shape>(x, share, storage);
   if (threadIdx.x == 0) partials[blockIdx.x] = s;
 }
 

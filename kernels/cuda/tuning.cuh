@@ -10,8 +10,17 @@ namespace rb::cuda {
 // How a streaming kernel loads its float4s (chunk_sum.cuh: load_float4).
 enum class LoadHint { ldg, cg, l2_prefetch_256 };
 
+// How a double accumulator takes a float4 (chunk_sum.cuh: lane_sum):
+//   each        every float converted to double (4 conversions, exact), then added in double;
+//   two_sum     the four floats added in float by exact two-sum steps into a float sum s and
+//               the rounding errors e (within 2^-24 |e|), then double(s) + double(e): 2 conversions;
+//   float_sum   a probe, not a kernel: added in float, converted once (rounded like float), to
+//               measure what the conversions cost.
+// Float accumulators ignore it.
+enum class Widen { each, two_sum, float_sum };
+
 // The shape of a streaming kernel: what its __launch_bounds__, its grid and its loop are built from.
-template <int Threads, int Unroll, int BlocksPerSm, LoadHint Hint = LoadHint::ldg>
+template <int Threads, int Unroll, int BlocksPerSm, LoadHint Hint = LoadHint::ldg, Widen W = Widen::each>
 struct LaunchShape {
   static_assert(Threads % 32 == 0 && Threads >= 32 && Threads <= 1024, "a whole number of warps");
   static_assert(Unroll >= 1 && BlocksPerSm >= 1, "at least one load in flight, one block per SM");
@@ -21,6 +30,7 @@ struct LaunchShape {
                                                      // register budget (__launch_bounds__ min blocks)
   static constexpr std::int64_t tile_floats = std::int64_t{Threads} * Unroll * 4;  // one block step
   static constexpr LoadHint hint = Hint;
+  static constexpr Widen widen = W;
 };
 
 // cuda/shfl: the textbook launch, 256 threads and a fixed cap of 1024 blocks (no SM awareness).
@@ -96,6 +106,27 @@ inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;
 // 0.3-0.5 µs (2^23 is a tie). Round 10 (diagnose/10_block_confirm), block vs warp: 2^23 12.70 vs
 // 12.86, 2^24 20.14 vs 20.40, 2^25 34.65 vs 34.86, 2^26 63.93 vs 64.56, 2^27 122.36 vs 122.95.
 inline constexpr std::int64_t kOnepassBlockCollectMinN = std::int64_t{1} << 23;
+//
+// cuda/onepass_f64 takes the same paths and shapes, with Widen::each. What it costs over float
+// and what was tried against that, rounds 11-13 (diagnose/11_l2_ahead, 12_widen, 13_half_phase),
+// huge path (t512_u8_b2_block), µs:
+//   n                        2^24   2^25   2^26    2^28
+//   onepass (float)         19.91  34.08  62.92  233.64   round 12
+//   onepass_f64             20.31  34.95  63.90  234.66   each: 4 conversions per float4
+//   _floatsum (probe)       20.13  34.35  63.23  234.18   1 conversion per float4, rounds like float
+//   _twosum                 20.62  35.32  64.49  235.52   2 conversions + 20 float adds per float4
+// So the conversions (16/clk/SM) are about two thirds of the gap and the double partials and
+// trees the rest; trading conversions for exact float two-sums costs more issue slots than it
+// saves. Also slower: 4 blocks of 256 per SM (round 13: 20.39 vs 20.84 at 2^24 but 35.44 vs
+// 35.16 at 2^25, a tie above); odd warps starting half a step out of phase, so that their
+// conversions overlap the even warps' loads (round 13: 21.26 vs 20.84, 35.63 vs 35.16; the code
+// is not kept); thread 0 bulk-prefetching the block's next 1, 2 or 4 steps into L2
+// (cp.async.bulk.prefetch.L2, round 11, float: 22.91-23.76 vs 19.91 at 2^24, 262-321 vs 234 at
+// 2^28; not kept). Loading each float4 of the next step as soon as its slot is converted
+// (rolling loads) was not measured: at 5 or more loads in flight ptxas (CUDA 13.0) schedules all
+// of a step's conversions before any of the next step's loads, even behind a false data
+// dependency (SASS of t512_u8_b2 and t256_u8_b3); it keeps them interleaved only at 4, which
+// reads 0.5-1.2% slower at large n (the 17-shape grid).
 
 // ref/read: the best large-n reader of the sweep (t512_u8_b2), so that cuda/onepass - ref/read
 // is the price of the one-launch completion at large n.

@@ -23,7 +23,7 @@ namespace detail {
 template <int Threads, int Unroll>
 __global__ __launch_bounds__(Threads) void chunk_partials_kernel(Split x, EvenShare share, float* partials) {
   __shared__ BlockSumStorage<float, Threads> storage;
-  const float s = block_chunk_sum<float, Threads, Unroll>(x, share, storage);
+  const float s = block_chunk_sum<float, LaunchShape<Threads, Unroll, 1>>(x, share, storage);
   if (threadIdx.x == 0) partials[blockIdx.x] = s;
 }
 
