@@ -102,6 +102,8 @@ std::vector<GpuBackendDef> cuda_tuning_backends() {
       // four blocks of 256 per SM instead of two of 512
       completion<float, 256, 8, 4, Completion::finisher_block>(),
       completion<double, 256, 8, 4, Completion::finisher_block>(),
+      completion<float, 512, 4, 2, Completion::finisher_block>(),
+      completion<double, 512, 4, 2, Completion::finisher_block>(),
   };
 }
 

@@ -61,6 +61,17 @@ __device__ __forceinline__ float4 load_row(const float4* __restrict__ body, std:
   return row < end ? load_float4<Hint>(body + row) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
 
+// The accumulators added pairwise, in a fixed order: ((a0 + a1) + (a2 + a3)) + ...
+template <class Acc, int N>
+__device__ __forceinline__ Acc pairwise_sum(Acc (&acc)[N]) {
+#pragma unroll
+  for (int width = 1; width < N; width *= 2) {
+#pragma unroll
+    for (int k = 0; k + width < N; k += 2 * width) acc[k] += acc[k + width];
+  }
+  return acc[0];
+}
+
 // This thread's part of body[begin, end): float4s begin + threadIdx.x, then every Threads-th, in
 // steps of Unroll rows (Shape: tuning.cuh's LaunchShape). Each step issues Unroll independent
 // 16-byte loads before consuming any of them, into Unroll independent accumulators, so a warp
@@ -99,13 +110,7 @@ __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body,
     for (int k = 0; k < kUnroll; ++k) acc[k] += lane_sum<Acc, Shape::widen>(v[k]);
   }
 
-  // Pairwise, in a fixed order: ((a0 + a1) + (a2 + a3)) + ...
-#pragma unroll
-  for (int width = 1; width < kUnroll; width *= 2) {
-#pragma unroll
-    for (int k = 0; k + width < kUnroll; k += 2 * width) acc[k] += acc[k + width];
-  }
-  return acc[0];
+  return pairwise_sum(acc);
 }
 
 // The block's chunk (share.block(blockIdx.x)) summed, block 0 also adding the head and tail.

@@ -108,7 +108,7 @@ inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;
 inline constexpr std::int64_t kOnepassBlockCollectMinN = std::int64_t{1} << 23;
 //
 // cuda/onepass_f64 takes the same paths and shapes, with Widen::each. What it costs over float
-// and what was tried against that, rounds 11-13 (diagnose/11_l2_ahead, 12_widen, 13_half_phase),
+// and what was tried against that, rounds 11-14 (diagnose/11_l2_ahead … 14_rolling),
 // huge path (t512_u8_b2_block), µs:
 //   n                        2^24   2^25   2^26    2^28
 //   onepass (float)         19.91  34.08  62.92  233.64   round 12
@@ -117,16 +117,17 @@ inline constexpr std::int64_t kOnepassBlockCollectMinN = std::int64_t{1} << 23;
 //   _twosum                 20.62  35.32  64.49  235.52   2 conversions + 20 float adds per float4
 // So the conversions (16/clk/SM) are about two thirds of the gap and the double partials and
 // trees the rest; trading conversions for exact float two-sums costs more issue slots than it
-// saves. Also slower: 4 blocks of 256 per SM (round 13: 20.39 vs 20.84 at 2^24 but 35.44 vs
+// saves. No better either: 4 blocks of 256 per SM (round 13: 20.39 vs 20.84 at 2^24 but 35.44 vs
 // 35.16 at 2^25, a tie above); odd warps starting half a step out of phase, so that their
 // conversions overlap the even warps' loads (round 13: 21.26 vs 20.84, 35.63 vs 35.16; the code
 // is not kept); thread 0 bulk-prefetching the block's next 1, 2 or 4 steps into L2
 // (cp.async.bulk.prefetch.L2, round 11, float: 22.91-23.76 vs 19.91 at 2^24, 262-321 vs 234 at
 // 2^28; not kept). Loading each float4 of the next step as soon as its slot is converted
-// (rolling loads) was not measured: at 5 or more loads in flight ptxas (CUDA 13.0) schedules all
-// of a step's conversions before any of the next step's loads, even behind a false data
-// dependency (SASS of t512_u8_b2 and t256_u8_b3); it keeps them interleaved only at 4, which
-// reads 0.5-1.2% slower at large n (the 17-shape grid).
+// (rolling loads; round 14; not kept) gained nothing where ptxas keeps that order,
+// at 4 loads in flight (t512_u4_b2 in double, rolling vs batched: 20.51 vs 20.51 at 2^24, 34.77 vs
+// 34.86 at 2^25, both behind t512_u8_b2's 20.10 and 34.65); from 5 loads up ptxas (CUDA 13.0)
+// schedules all of a step's conversions before any of the next step's loads anyway, even behind
+// a false data dependency.
 
 // ref/read: the best large-n reader of the sweep (t512_u8_b2), so that cuda/onepass - ref/read
 // is the price of the one-launch completion at large n.
