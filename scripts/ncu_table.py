@@ -2,6 +2,10 @@
 """Nsight Compute metrics of chosen benchmarks, as a markdown table (the seed study's metrics).
 
     scripts/ncu_table.py BUILD_DIR OUT.md cuda/onepass:2^20 cub:2^20 cuda/onepass:2^28 cub:2^28
+    scripts/ncu_table.py --pipes BUILD_DIR OUT.md cuda/onepass:2^24 cuda/onepass_f64:2^24
+
+--pipes reports, instead, how busy the SM's pipes and issue slots were (what a conversion-heavy
+kernel such as onepass_f64 spends): metrics this ncu does not know are left out, with a note.
 
 For each backend:n, runs reduce_bench under `ncu --clock-control none` (the card's clocks are
 left alone) on that one cold benchmark with a minimal iteration count, profiles the backend's own
@@ -25,6 +29,16 @@ METRICS = {
     "dram__bytes_read.sum": "DRAM read (MB)",
     "dram__bytes_write.sum": "DRAM write (MB)",
 }
+PIPES = {
+    "gpu__time_duration.sum": "time (µs)",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed": "DRAM %",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue active %",
+    "sm__inst_executed_pipe_fp64.avg.pct_of_peak_sustained_active": "FP64 pipe inst %",
+    "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active": "FP64 pipe cycles %",
+    "sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active": "XU pipe inst %",
+    "sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active": "FMA pipe inst %",
+    "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active": "LSU pipe inst %",
+}
 HARNESS_KERNELS = "regex:^(?!.*(spin_kernel|flush_kernel|generate_kernel)).*$"
 
 
@@ -35,9 +49,21 @@ def parse_n(text):
     return int(float(text))
 
 
-def profile(build, backend, n):
+def known(metrics):
+    """The metrics whose base name this ncu lists for the device."""
+    listing = subprocess.run(["ncu", "--query-metrics"], capture_output=True, text=True).stdout
+    bases = {line.split()[0] for line in listing.splitlines() if line.strip()}
+    if not bases:
+        return dict(metrics)  # no listing: let ncu itself reject what it does not know
+    kept = {m: label for m, label in metrics.items() if m.split(".")[0] in bases}
+    for m in metrics.keys() - kept.keys():
+        print(f"ncu_table: this ncu does not know {m}; left out", file=sys.stderr)
+    return kept
+
+
+def profile(build, backend, n, metrics):
     cmd = ["ncu", "--clock-control", "none", "--csv", "--page", "raw", "-k", HARNESS_KERNELS,
-           "--metrics", ",".join(METRICS), f"{build}/bench/reduce_bench",
+           "--metrics", ",".join(metrics), f"{build}/bench/reduce_bench",
            f"--benchmark_filter=^{re.escape(backend)}/{n}/cold", f"--sizes={n}", "--benchmark_min_time=0.0001s"]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     with open(f"{RAW_PREFIX}{backend.replace('/', '_')}_{n}.csv", "w") as f:
@@ -74,17 +100,22 @@ RAW_PREFIX = ""
 
 def main():
     global RAW_PREFIX
-    build, out_md, cases = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args = sys.argv[1:]
+    metrics = METRICS
+    if args and args[0] == "--pipes":
+        args = args[1:]
+        metrics = known(PIPES)
+    build, out_md, cases = args[0], args[1], args[2:]
     RAW_PREFIX = out_md.removesuffix(".md") + "_raw_"
-    lines = ["| backend | n | kernel | " + " | ".join(METRICS.values()) + " |",
-             "|---|---|---|" + "---|" * len(METRICS)]
+    lines = ["| backend | n | kernel | " + " | ".join(metrics.values()) + " |",
+             "|---|---|---|" + "---|" * len(metrics)]
     for case in cases:
         backend, n_text = case.rsplit(":", 1)
         n = parse_n(n_text)
-        units, kernels = profile(build, backend, n)
+        units, kernels = profile(build, backend, n, metrics)
         for name, r in kernels.items():
             short = re.sub(r"\(.*", "", name)[:60]
-            cells = [fmt(m, r[m], units[m]) for m in METRICS]
+            cells = [fmt(m, r[m], units[m]) for m in metrics]
             lines.append(f"| {backend} | 2^{n.bit_length() - 1 if n & (n - 1) == 0 else n} | `{short}` | " + " | ".join(cells) + " |")
     text = "\n".join(lines) + "\n"
     with open(out_md, "w") as f:
