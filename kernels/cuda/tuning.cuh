@@ -115,7 +115,8 @@ inline constexpr std::int64_t kOnepassBlockCollectMinN = std::int64_t{1} << 23;
 //   onepass_f64             20.31  34.95  63.90  234.66   each: 4 conversions per float4
 //   _floatsum (probe)       20.13  34.35  63.23  234.18   1 conversion per float4, rounds like float
 //   _twosum                 20.62  35.32  64.49  235.52   2 conversions + 20 float adds per float4
-// So the conversions (16/clk/SM) are about two thirds of the gap and the double partials and
+// So the conversions (16/clk/SM, on the XU pipe: busy 24.9% of the kernel at 2^24 by Nsight
+// Compute, diagnose/15_f64_pipes) are about two thirds of the gap and the double partials and
 // trees the rest; trading conversions for exact float two-sums costs more issue slots than it
 // saves. No better either: 4 blocks of 256 per SM (round 13: 20.39 vs 20.84 at 2^24 but 35.44 vs
 // 35.16 at 2^25, a tie above); odd warps starting half a step out of phase, so that their
