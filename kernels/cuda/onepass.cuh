@@ -90,12 +90,7 @@ __global__ __launch_bounds__(Shape::threads) void single_block_kernel(const floa
   Acc acc[kLoads];
 #pragma unroll
   for (int k = 0; k < kLoads; ++k) acc[k] = lane_sum<Acc>(v[k]);
-#pragma unroll
-  for (int width = 1; width < kLoads; width *= 2) {
-#pragma unroll
-    for (int k = 0; k + width < kLoads; k += 2 * width) acc[k] += acc[k + width];
-  }
-  const Acc total = block_sum<kThreads>(acc[0] + edge, storage);
+  const Acc total = block_sum<kThreads>(pairwise_sum(acc) + edge, storage);
   if (t == 0) *out = total;
 }
 
