@@ -1,6 +1,7 @@
 // tune/onepass/t<threads>_u<loads in flight>_b<blocks per SM>[_cg|_pf]: onepass over a grid of
-// launch shapes and load hints (chunk_sum.cuh: load_float4); *_ticket, *_fenced, *_block: the other
-// completions (slots.cuh); *_twosum, *_floatsum: double's other ways in (tuning.cuh: Widen);
+// launch shapes and load hints (chunk_sum.cuh: load_float4); *_ticket, *_fenced, *_block,
+// *_early: the other completions (slots.cuh); *_twosum, *_floatsum: double's other ways in
+// (tuning.cuh: Widen);
 // tune/onepass_f64/*: the same kernels in double; tune/single/t<threads>_u<loads>: the lean
 // one-block kernel (skipped above one tile). Built only with -DRB_TUNING_BACKENDS=ON.
 // Pick the winner per n from
@@ -49,7 +50,7 @@ GpuBackendDef single_block() {
 }
 
 // Any completion, in float or double, and for double any way in (tuning.cuh: Widen):
-// tune/onepass[_f64]/t.._u.._b..[_ticket|_fenced|_block][_twosum|_floatsum].
+// tune/onepass[_f64]/t.._u.._b..[_ticket|_fenced|_block|_early][_twosum|_floatsum].
 template <class Acc, int Threads, int Unroll, int BlocksPerSm, Completion C, Widen W = Widen::each>
 GpuBackendDef completion() {
   using Shape = rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm, LoadHint::ldg, W>;
@@ -58,6 +59,7 @@ GpuBackendDef completion() {
   const char* how = C == Completion::ticket_polls     ? "_ticket"
                     : C == Completion::ticket_fenced  ? "_fenced"
                     : C == Completion::finisher_block ? "_block"
+                    : C == Completion::finisher_early ? "_early"
                                                       : "";
   const char* widen = W == Widen::two_sum ? "_twosum" : W == Widen::float_sum ? "_floatsum" : "";
   auto def = cuda_kernel(family + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
@@ -104,6 +106,11 @@ std::vector<GpuBackendDef> cuda_tuning_backends() {
       completion<double, 256, 8, 4, Completion::finisher_block>(),
       completion<float, 512, 4, 2, Completion::finisher_block>(),
       completion<double, 512, 4, 2, Completion::finisher_block>(),
+      // the last block reading the slots before its own block tree (slots.cuh: finisher_early)
+      completion<float, 256, 4, 4, Completion::finisher_early>(),
+      completion<float, 512, 8, 2, Completion::finisher_early>(),
+      completion<double, 256, 4, 4, Completion::finisher_early>(),
+      completion<double, 512, 8, 2, Completion::finisher_early>(),
   };
 }
 

@@ -113,15 +113,22 @@ __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body,
   return pairwise_sum(acc);
 }
 
+// This thread's part of the block's chunk (share.block(blockIdx.x)), plus its scalar edge in
+// block 0: what block_chunk_sum adds over the block.
+template <class Acc, class Shape>
+__device__ __forceinline__ Acc thread_share(const Split& x, const EvenShare& share) {
+  Acc v = thread_chunk_sum<Acc, Shape>(x.body, share.block(blockIdx.x));
+  if (blockIdx.x == 0) v += Acc(x.edge(static_cast<int>(threadIdx.x)));
+  return v;
+}
+
 // The block's chunk (share.block(blockIdx.x)) summed, block 0 also adding the head and tail.
 // Valid in thread 0. The additions' order depends only on the split, the share and the shape,
 // never on timing: the same input pointer, n and grid always give the same bits.
 template <class Acc, class Shape>
 __device__ __forceinline__ Acc block_chunk_sum(const Split& x, const EvenShare& share,
                                                BlockSumStorage<Acc, Shape::threads>& storage) {
-  Acc v = thread_chunk_sum<Acc, Shape>(x.body, share.block(blockIdx.x));
-  if (blockIdx.x == 0) v += Acc(x.edge(static_cast<int>(threadIdx.x)));
-  return block_sum<Shape::threads>(v, storage);
+  return block_sum<Shape::threads>(thread_share<Acc, Shape>(x, share), storage);
 }
 
 }  // namespace rb::cuda

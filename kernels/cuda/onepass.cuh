@@ -4,7 +4,7 @@
 //
 // Every block sums a contiguous chunk (chunk_sum.cuh). A grid of one block writes its sum and is
 // done. Otherwise every block but the last stores its partial into a slot word and exits, and
-// the last block (its warp 0, or all its threads from 2^23) waits for the slots and adds them in
+// the last block (its warp 0, or all its threads above 2^22) waits for the slots and adds them in
 // a fixed order (slots.cuh: no fence, no atomic read-modify-write, no memset launch, no
 // floating-point atomics).
 //
@@ -37,6 +37,26 @@ template <class Acc, class Shape, Completion C>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
     Split x, EvenShare share, unsigned* ticket, typename SlotWord<Acc>::type* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
+  if constexpr (C == Completion::finisher_early) {
+    // The last block's warp 0 reads the other blocks' slots before its own block tree, so that
+    // the round trip overlaps the tree, and keeps its own partial (a grid of one reads nothing).
+    constexpr int kBatch = 8;  // 256 slots a batch; held across the block tree, 9 or more spill
+    const bool last = blockIdx.x + 1 == gridDim.x;
+    const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+    const int others = static_cast<int>(gridDim.x) - 1;
+    const Acc v = thread_share<Acc, Shape>(x, share);
+    SlotBatch<Acc, kBatch> seen{};
+    if (last && threadIdx.x < kWarpSize) seen = peek_slots<Acc, kBatch, kWarpSize>(slots, lane, others);
+    const Acc block_total = block_sum<Shape::threads>(v, storage);
+    if (!last) {
+      if (threadIdx.x == 0) publish_partial(block_total, slots);
+      return;
+    }
+    if (threadIdx.x >= kWarpSize) return;
+    const Acc rest = warp_sum(take_slots<Acc, kBatch, kWarpSize>(slots, lane, others, seen));
+    if (threadIdx.x == 0) *out = rest + block_total;
+    return;
+  }
   const Acc block_total = block_chunk_sum<Acc, Shape>(x, share, storage);
   if (gridDim.x == 1) {  // small n: no other block to wait for
     if (threadIdx.x == 0) *out = block_total;
@@ -154,15 +174,16 @@ struct Onepass {
 //   n <= OnepassTinyShape's tile        one lean block (SingleBlock)
 //   n <= OnepassSmallShape's tile       one lean block of the Small shape
 //   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks, the last one finishing
-//   n <  kOnepassBlockCollectMinN       a grid of OnepassLargeShape blocks, the last one finishing
+//                                       (its warp 0 reading the slots before its own block tree)
+//   n <  kOnepassBlockCollectMinN       a grid of OnepassLargeShape blocks, the same
 //   otherwise                           the same grid, the last block's every thread collecting
 // Every path leaves its scratch zeroed, so a caller may alternate n freely on one buffer.
 template <class Acc>
 struct OnepassBySize {
   using Tiny = SingleBlock<Acc, OnepassTinyShape>;
   using Small = SingleBlock<Acc, OnepassSmallShape>;
-  using Mid = Onepass<Acc, OnepassMidShape>;
-  using Large = Onepass<Acc, OnepassLargeShape>;
+  using Mid = Onepass<Acc, OnepassMidShape, detail::Completion::finisher_early>;
+  using Large = Onepass<Acc, OnepassLargeShape, detail::Completion::finisher_early>;
   using Huge = Onepass<Acc, OnepassLargeShape, detail::Completion::finisher_block>;
 
   enum class Path { tiny, small, mid, large, huge };

@@ -9,10 +9,15 @@
 // OnepassBySize picks by n from the sweeps quoted in tuning.cuh):
 //   finisher_polls  the grid's last block, its warp 0 polling, with no atomic read-modify-write
 //                   at all: it learns the last partial one L2 round trip after it lands.
-//                   cuda/onepass below 2^23.
+//   finisher_early  the same, but its warp 0 issues the loads of the other blocks' slots before
+//                   its own block tree, so that round trip overlaps the tree, and its own partial
+//                   never goes through a slot: 0.1-0.4 µs faster on grids of 8-64 blocks
+//                   (diagnose/16_early). 256 slots per batch (more would spill across the tree),
+//                   so a grid of more than 257 blocks pays a second round trip.
+//                   cuda/onepass up to 2^22 (grids of at most 256 blocks).
 //   finisher_block  the same block, all of its threads polling (its own partial stays in
 //                   registers), then the block tree: ~0.3 µs dearer on a small grid, 0.3-0.5 µs
-//                   cheaper from 2^24. cuda/onepass from 2^23.
+//                   cheaper from 2^24. cuda/onepass above 2^22.
 //   ticket_polls    the block that draws the last ticket (relaxed fetch_add), then polls: two
 //                   round trips after the last partial, the ticket's and the poll's. 0.1-0.6 µs
 //                   slower than finisher_polls once the poll covers a whole grid in one batch.
@@ -80,8 +85,9 @@ __device__ __forceinline__ void publish_partial(Acc partial, typename SlotWord<A
                                                                      ::cuda::memory_order_relaxed);
 }
 
-// Which block adds the partials (above; tuning rows tune/onepass/*_ticket, *_fenced).
-enum class Completion { finisher_polls, finisher_block, ticket_polls, ticket_fenced };
+// Which block adds the partials (above; tuning rows tune/onepass/*_ticket, *_fenced, *_block,
+// *_early).
+enum class Completion { finisher_polls, finisher_block, finisher_early, ticket_polls, ticket_fenced };
 
 // Thread 0 of every block, after publish_partial: true in the block that adds the partials.
 template <Completion C>
@@ -99,14 +105,35 @@ __device__ __forceinline__ bool is_finisher(unsigned* ticket) {
 // a batch of K issues every load still needed at once, so the batch costs one L2 round trip after
 // its last partial lands (a slot at a time would cost up to K of them, while the slowest blocks
 // are still streaming).
+template <class Acc, int K>
+struct SlotBatch {
+  typename SlotWord<Acc>::type w[K];  // 0: not published yet (or no slot of this thread)
+};
+
+// What thread `self`'s slots of the first batch hold now, without waiting for any of them
+// (finisher_early issues these loads before its own block tree, so the round trip overlaps it).
 template <class Acc, int K, int Stride>
-__device__ __forceinline__ Acc take_slots(typename SlotWord<Acc>::type* slots, int self, int count) {
+__device__ __forceinline__ SlotBatch<Acc, K> peek_slots(typename SlotWord<Acc>::type* slots, int self, int count) {
+  SlotBatch<Acc, K> b;
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const int i = k * Stride + self;
+    b.w[k] = i < count ? DeviceAtomic<typename SlotWord<Acc>::type>(slots[i]).load(::cuda::memory_order_relaxed) : 0;
+  }
+  return b;
+}
+
+// `first`: the first batch as peek_slots saw it (a published word never changes before the
+// finisher empties it, so what it saw stands; the rest is polled as usual).
+template <class Acc, int K, int Stride>
+__device__ __forceinline__ Acc take_slots(typename SlotWord<Acc>::type* slots, int self, int count,
+                                          const SlotBatch<Acc, K>& first = {}) {
   using Word = typename SlotWord<Acc>::type;
   Acc v = Acc(0);
   for (int base = 0; base < count; base += Stride * K) {
     Word w[K];
 #pragma unroll
-    for (int k = 0; k < K; ++k) w[k] = 0;
+    for (int k = 0; k < K; ++k) w[k] = base == 0 ? first.w[k] : 0;
     for (;;) {
       bool done = true;
 #pragma unroll

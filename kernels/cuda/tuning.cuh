@@ -99,13 +99,29 @@ inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;
 // thread, then the block tree; its own partial never goes through a slot). Round 9
 // (diagnose/9_block_collect), µs:
 //   n                  2^19  2^20  2^21  2^22  2^23  2^24  2^25   2^26   2^28
-//   t512_u8_b2         5.57  6.19  7.44  9.02 12.63 20.25 34.51  63.17 234.19    large: < 2^23
-//   t512_u8_b2_block   5.91  6.43  7.43  9.28 12.60 19.89 34.02  62.77 233.52    huge
+//   t512_u8_b2         5.57  6.19  7.44  9.02 12.63 20.25 34.51  63.17 234.19
+//   t512_u8_b2_block   5.91  6.43  7.43  9.28 12.60 19.89 34.02  62.77 233.52    huge: > 2^22
 //   ref/read           4.73  5.10  6.19  7.96 11.53 18.85 33.05  61.72 232.51
 // The block tree costs ~0.3 µs while the grid is small; from 2^24 the whole block wins by
 // 0.3-0.5 µs (2^23 is a tie). Round 10 (diagnose/10_block_confirm), block vs warp: 2^23 12.70 vs
 // 12.86, 2^24 20.14 vs 20.40, 2^25 34.65 vs 34.86, 2^26 63.93 vs 64.56, 2^27 122.36 vs 122.95.
-inline constexpr std::int64_t kOnepassBlockCollectMinN = std::int64_t{1} << 23;
+//
+// Round 16 (diagnose/16_early): warp 0 of the last block issuing its slot loads before its own
+// block tree (finisher_early) against after it (finisher_polls), µs:
+//   n                  2^15  2^16  2^17  2^18  2^19   1e6  2^20  2^21  2^22  2^23
+//   t256_u4_b4         4.84  4.93  5.00  5.06  5.50  6.58  6.37  8.50 10.81 14.65
+//   t256_u4_b4_early   4.69  4.75  4.84  4.95  5.51  6.30  6.35  7.70 10.64 13.94
+//   t512_u8_b2         5.32  5.36  5.32  5.61  5.65  6.46  6.00  7.14  9.16 13.03
+//   t512_u8_b2_early   5.02  5.05  5.22  5.29  5.52  6.09  6.15  7.17  9.10 13.69
+//   (double, t256_u4_b4: 0.05-0.45 µs faster early up to 1e6, 2^20 0.44 slower; t512_u8_b2:
+//   0.04-0.65 faster up to 1e6, 0.2 slower at 2^20-2^21, 0.4 faster at 2^22)
+// It wins wherever the completion runs on an idle memory system (every size to 2^18, both
+// shapes, both types); from 2^19 the differences are within the 0.3-0.5 µs by which identical
+// kernels differ between rows of one run (cuda/onepass and t256_u4_b4 are the same kernel at
+// 2^19: 5.98 and 5.50). Its one batch holds 256 slots (slots.cuh), so it serves grids of at most
+// 257 blocks, n <= 2^22 on the large shape (it lost 0.7 µs at 2^23, where the grid is 264 blocks
+// and a second batch follows), and the whole block collects above.
+inline constexpr std::int64_t kOnepassBlockCollectMinN = (std::int64_t{1} << 22) + 1;
 //
 // cuda/onepass_f64 takes the same paths and shapes, with Widen::each. What it costs over float
 // and what was tried against that, rounds 11-14 (diagnose/11_l2_ahead … 14_rolling),

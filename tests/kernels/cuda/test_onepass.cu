@@ -38,8 +38,9 @@ TEST(Onepass, BitwiseDeterministicOverTenRuns) {
   DeviceArray<unsigned char> scratch(v.scratch_bytes(max_n));
   DeviceArray<float> out(1);
   v.prepare(scratch.get(), v.scratch_bytes(max_n), nullptr);
-  // Both grid completions: warp 0 of the last block collecting, and the whole last block.
-  for (const std::int64_t n : {std::int64_t{3'000'001}, max_n}) {
+  // Every grid completion: warp 0 of the last block collecting (mid and large shapes), and the
+  // whole last block.
+  for (const std::int64_t n : {std::int64_t{500'001}, std::int64_t{3'000'001}, max_n}) {
     SCOPED_TRACE(testing::Message() << "n " << n);
     ASSERT_GT(v.geometry(n).grid, 1) << "needs several blocks finishing in a different order each run";
     std::vector<float> results;
@@ -187,7 +188,8 @@ TEST(Onepass, EveryCompletionSumsCorrectlyAndCleansUp) {
   const rb::cuda::Variant<float> variants[] = {rb::cuda::Onepass<float, Shape, Completion::finisher_polls>::variant(),
                                                rb::cuda::Onepass<float, Shape, Completion::ticket_polls>::variant(),
                                                rb::cuda::Onepass<float, Shape, Completion::ticket_fenced>::variant(),
-                                               rb::cuda::Onepass<float, Shape, Completion::finisher_block>::variant()};
+                                               rb::cuda::Onepass<float, Shape, Completion::finisher_block>::variant(),
+                                               rb::cuda::Onepass<float, Shape, Completion::finisher_early>::variant()};
   const std::int64_t big = 5'000'011;
   const auto x = rb::test::random_signed(big, 11);
   const auto d = rb::test::upload(x);
