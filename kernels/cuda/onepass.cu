@@ -8,8 +8,9 @@
 //         the winner of a sweep on the H200 (tuning.cuh).
 //   Why faster: at small and medium n the second launch (~2-3 µs) and the idle blocks of a full
 //         grid are most of the time; at large n it reads like ref/read (8 loads in flight).
-//   What it costs: over ref/read, ~0.5 µs up to 2^18 and 0.8-1.2 µs above (the finisher's round
-//         trips for the partials; results/h200/kernels_final/); 4 bytes of scratch per block,
+//   What it costs: over ref/read, 0.2-0.45 µs up to 2^18 and 0.65-1.05 µs above (the finisher's
+//         round trip for the partials, behind the other blocks' streaming;
+//         results/h200/kernels_final/); 4 bytes of scratch per block,
 //         zeroed once (prepare()) and left zeroed by every launch. Deterministic: no
 //         floating-point atomics anywhere.
 #include "kernels/cuda/onepass.cuh"
