@@ -157,7 +157,8 @@ __device__ __forceinline__ Acc take_slots(typename SlotWord<Acc>::type* slots, i
   return v;
 }
 
-// Warp 0 of the finisher (all 32 lanes): the sum of slots[0, count), valid in every lane (and the
+// Warp 0 of the finisher, for finisher_polls and the tickets (tuning rows now; finisher_early
+// inlines its own, onepass.cuh): the sum of slots[0, count), valid in every lane (and the
 // ticket reset, when there is one). Batch = 16 covers 512 slots in one batch: every grid of the
 // tuned shapes (at most 132 SMs x 2 blocks = 264 on an H200) costs one round trip, not two (with
 // Batch = 8, grids of 257-264 blocks took a second batch, after the first: 0.5-1 µs more at 2^23
