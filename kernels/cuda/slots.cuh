@@ -44,7 +44,7 @@
 //
 // Deterministic: the finisher's thread t adds partials t, t + s, t + 2s, ... in index order (s = 32
 // lanes, or the block's threads), then the fixed tree of warp_sum or block_sum combines them, and
-// finisher_block adds its own partial last: the order depends on the grid alone, never on which
+// finisher_early and finisher_block add their own partial last: the order depends on the grid alone, never on which
 // block finished when.
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -100,11 +100,6 @@ __device__ __forceinline__ bool is_finisher(unsigned* ticket) {
   }
 }
 
-// The finisher's share of thread `self` (its lane, or its index in the block): slots self,
-// self + Stride, ... below count, each waited for, added in index order and emptied. Each pass over
-// a batch of K issues every load still needed at once, so the batch costs one L2 round trip after
-// its last partial lands (a slot at a time would cost up to K of them, while the slowest blocks
-// are still streaming).
 template <class Acc, int K>
 struct SlotBatch {
   typename SlotWord<Acc>::type w[K];  // 0: not published yet (or no slot of this thread)
@@ -123,6 +118,11 @@ __device__ __forceinline__ SlotBatch<Acc, K> peek_slots(typename SlotWord<Acc>::
   return b;
 }
 
+// The finisher's share of thread `self` (its lane, or its index in the block): slots self,
+// self + Stride, ... below count, each waited for, added in index order and emptied. Each pass over
+// a batch of K issues every load still needed at once, so the batch costs one L2 round trip after
+// its last partial lands (a slot at a time would cost up to K of them, while the slowest blocks
+// are still streaming).
 // `first`: the first batch as peek_slots saw it (a published word never changes before the
 // finisher empties it, so what it saw stands; the rest is polled as usual).
 template <class Acc, int K, int Stride>
