@@ -278,13 +278,79 @@ class Errors(Case):
 
 
 class OneSided(Case):
+    """Benchmarks on one side only: missing from NEW fails (unless --allow-missing), only in NEW does not."""
+    KEPT = fx.bench_name("cub", 1 << 20, "cold")
+    GONE = fx.bench_name("thrust/reduce", 1 << 20, "hot")
+    ADDED = fx.bench_name("cuda/onepass", 1 << 20, "cold")
+
+    def pair(self, base_names, new_names):
+        def doc(names, seed):
+            rng = random.Random(seed)
+            rows = []
+            for name in names:
+                rows += fx.rows_for(name, 1 << 20, fx.noisy(7.0, 5, 0.01, rng))
+            return fx.sweep(rows)
+        return self.file("b.json", doc(base_names, 1)), self.file("n.json", doc(new_names, 2))
+
+    def test_missing_from_new_fails_and_is_named(self):
+        b, n = self.pair([self.KEPT, self.GONE], [self.KEPT])
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("1 only in BASE: missing from NEW (FAIL; --allow-missing to accept):\n  " + self.GONE + "\n",
+                      out)
+        self.assertIn("regress: FAIL: 1 benchmark(s): " + self.GONE + " (MISSING in NEW)", out)
+        self.assertNotIn("regress: OK", out)
+
+    def test_allow_missing_passes_and_still_names_it(self):
+        b, n = self.pair([self.KEPT, self.GONE], [self.KEPT])
+        out = self.assertExit(0, self.regress(b, n, "--allow-missing"))
+        self.assertIn("  " + self.GONE + "\n", out)
+        self.assertIn("warning: 1 benchmark(s) of BASE missing from NEW (allowed by --allow-missing): " + self.GONE,
+                      out)
+        self.assertIn("regress: OK", out)
+
+    def test_allow_missing_does_not_hide_a_regression(self):
+        b, _ = self.pair([self.KEPT, self.GONE], [])
+        n = self.file("slow.json", fx.sweep(fx.rows_for(self.KEPT, 1 << 20, [7.7, 7.8, 7.75, 7.7, 7.72])))
+        out = self.assertExit(1, self.regress(b, n, "--allow-missing"))
+        self.assertIn("regress: FAIL: 1 benchmark(s): " + self.KEPT, out)
+        self.assertNotIn("MISSING in NEW", out)
+
+    def test_filter_excluding_the_missing_row_passes(self):
+        b, n = self.pair([self.KEPT, self.GONE], [self.KEPT])
+        out = self.assertExit(0, self.regress(b, n, "--filter", "^cub/"))
+        self.assertNotIn(self.GONE, out)
+        self.assertIn("regress: OK", out)
+        # The filter selects BASE rows too: one that matches it and is missing still fails.
+        out = self.assertExit(1, self.regress(b, n, "--filter", "/1048576/"))
+        self.assertIn(self.GONE + " (MISSING in NEW)", out)
+
+    def test_only_in_new_does_not_fail(self):
+        b, n = self.pair([self.KEPT], [self.KEPT, self.ADDED])
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("1 only in NEW (not compared):\n  " + self.ADDED + "\n", out)
+        self.assertNotIn("only in BASE", out)
+        self.assertNotIn("MISSING in NEW", out)
+        self.assertIn("regress: OK", out)
+
+    def test_error_only_rows_in_new_are_a_new_error_not_missing(self):
+        b, _ = self.pair([self.KEPT, self.GONE], [])
+        rows = fx.rows_for(self.KEPT, 1 << 20, [7.0] * 5)
+        rows += fx.rows_for(self.GONE, 1 << 20, [7.0] * 5, error="sum off the reference")
+        n = self.file("err.json", fx.sweep(rows))
+        out = self.assertExit(1, self.regress(b, n, "--allow-missing"))
+        self.assertIn(self.GONE + " (NEW ERROR)", out)
+        self.assertNotIn("only in BASE", out)
+        self.assertNotIn("MISSING in NEW", out)
+
     def test_benchmarks_on_one_side_are_listed(self):
         a = self.file("a.json", fx.gpu_sweep(reps=5, backends=["cub", "thrust"], cpu=False, seed=1))
         b = self.file("b.json", fx.gpu_sweep(reps=5, backends=["cub", "cuda/onepass"], cpu=False, seed=2))
-        out = self.assertExit(0, self.regress(a, b))
-        self.assertIn("{} only in BASE (not compared)".format(2 * len(fx.SIZES)), out)
+        out = self.assertExit(1, self.regress(a, b))
+        self.assertIn("{} only in BASE: missing from NEW".format(2 * len(fx.SIZES)), out)
         self.assertIn("{} only in NEW (not compared)".format(2 * len(fx.SIZES)), out)
         self.assertIn("  thrust/1024/cold/manual_time", out)
+        self.assertIn("FAIL: {} benchmark(s)".format(2 * len(fx.SIZES)), out)
+        self.assertExit(0, self.regress(a, b, "--allow-missing"))
 
 
 class Units(Case):
