@@ -14,7 +14,7 @@
 #include "bench/options.hpp"
 #include "bench/registry.hpp"
 #include "bench/session.hpp"
-#include "bench/verify.hpp"
+#include "bench/summation.hpp"
 
 #ifndef RB_BUILD_TYPE
 #define RB_BUILD_TYPE "unknown"
@@ -46,22 +46,52 @@ void add_context(const Session& session) {
   benchmark::AddCustomContext("build_type", RB_BUILD_TYPE);
   benchmark::AddCustomContext("input", session.input_description());
   benchmark::AddCustomContext("verification",
-                              "|sum - ref| <= 8 u d(n) sum|x| (+ u32 |ref| for float results); "
-                              "ref = compensated fp64; d = log2 n (tree) or n-1 (sequential, f64)");
+                              "exact: one untimed call per backend and n on nonzero integers in [-8, 8] "
+                              "(seed " + std::to_string(session.exact_seed()) + "), zero tolerance; accuracy: "
+                              "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
+                              "structure each backend states, ref = compensated fp64; rel_tol absent: no bound exists");
   benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
   add_gpu_context();
 }
 
 int summarize(const Session& session) {
-  int ok = 0, skipped = 0;
-  for (const auto& o : session.outcomes()) {
-    if (o.kind == Outcome::Kind::ok) ++ok;
-    else if (o.kind == Outcome::Kind::skipped) ++skipped;
-    else std::fprintf(stderr, "reduce_bench: FAILED %s: %s\n", o.name.c_str(), o.message.c_str());
+  using Check = Outcome::Check;
+  int measured = 0, timing_only = 0, skipped = 0, failed = 0;
+  int exact = 0, exact_skipped = 0, within = 0, no_bound = 0;
+  std::string first_skip;
+  for (const auto& o : session.benchmarks()) {
+    switch (o.kind) {
+      case Outcome::Kind::ok:
+        if (o.exact == Check::none) ++timing_only;
+        else ++measured;
+        break;
+      case Outcome::Kind::skipped:
+        ++skipped;
+        if (first_skip.empty()) first_skip = o.name + ": " + o.message;
+        break;
+      case Outcome::Kind::verification_failed:
+      case Outcome::Kind::error:
+        ++failed;
+        std::fprintf(stderr, "reduce_bench: FAILED %s: %s\n", o.name.c_str(), o.message.c_str());
+        break;
+    }
+    exact += o.exact == Check::passed;
+    exact_skipped += o.exact == Check::skipped;
+    within += o.accuracy == Check::passed;
+    no_bound += o.accuracy == Check::no_bound;
   }
-  const int failed = session.failures();
-  std::fprintf(stderr, "reduce_bench: %d runs verified, %d skipped, %d failed\n", ok, skipped, failed);
-  return failed > 0 ? kExitFailed : kExitOk;
+  std::fprintf(stderr,
+               "reduce_bench: %d measured: %d exact (%d exact checks skipped), %d within stated bound, %d without a "
+               "bound (accuracy unchecked); %d timing only, %d skipped, %d failed (exact checks took %.1f s)\n",
+               measured + failed, exact, exact_skipped, within, no_bound, timing_only, skipped, failed,
+               session.exact_seconds());
+  if (failed > 0) return kExitFailed;
+  if (measured == 0 && timing_only == 0) {
+    std::fprintf(stderr, "reduce_bench: nothing was measured: every selected benchmark was skipped (%s)\n",
+                 first_skip.c_str());
+    return kExitNothingRan;
+  }
+  return kExitOk;
 }
 
 int run(int argc, char** argv) {

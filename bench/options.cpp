@@ -38,7 +38,8 @@ Dist parse_dist(const std::string& text) {
   if (text == "harmonic") return Dist::harmonic;
   if (text == "uniform") return Dist::uniform;
   if (text == "normal") return Dist::normal;
-  throw UsageError("invalid --dist '" + text + "': expected harmonic, uniform or normal");
+  if (text == "integers") return Dist::integers;
+  throw UsageError("invalid --dist '" + text + "': expected harmonic, uniform, normal or integers");
 }
 
 int parse_offset(const std::string& text) {
@@ -58,6 +59,7 @@ const char* dist_name(Dist d) {
     case Dist::harmonic: return "harmonic";
     case Dist::uniform: return "uniform";
     case Dist::normal: return "normal";
+    case Dist::integers: return "integers";
   }
   return "?";
 }
@@ -110,8 +112,9 @@ reduce_bench flags:
                      4Ki/4Mi/4Gi (binary), A..B (A, 2A, 4A, ... <= B).
                      Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9.
   --dist=NAME        synthetic input: harmonic (x[i] = 1/(i+1), default), uniform (signed,
-                     [-1, 1)) or normal (approximately N(0, 1)); uniform and normal follow --seed
-  --seed=S           seed for --dist=uniform|normal (default 42)
+                     [-1, 1)), normal (approximately N(0, 1)) or integers (nonzero, [-8, 8]:
+                     summed exactly by any order); all but harmonic follow --seed
+  --seed=S           seed for --dist=uniform|normal|integers (default 42)
   --offset=K         start the input K floats (0..64) past a 256-byte boundary, to measure and
                      test misaligned starts (default 0)
   --input=FILE       raw little-endian float32 values; the first n are summed

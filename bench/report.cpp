@@ -1,29 +1,43 @@
 #include "bench/report.hpp"
 
+#include "bench/verify.hpp"
+
 namespace rb::bench {
 
 void finish_case(benchmark::State& state, Session& session, const Case& c, const Reference& ref,
-                 Accumulation acc, const Measurement& m) {
+                 const Structure& structure, const Measurement& m,
+                 const std::function<double()>& sum_exact_input) {
   state.counters["n"] = static_cast<double>(c.n);
-  if (acc == Accumulation::none) {  // a timing floor that reads nothing and sums nothing
+  if (structure.acc == Accumulator::none) {  // a timing floor that reads nothing and sums nothing
     session.record({c.name(), Outcome::Kind::ok, "timing only: computes no sum"});
     return;
   }
   const auto iterations = static_cast<std::int64_t>(state.iterations());
   const std::int64_t bytes = iterations * c.n * static_cast<std::int64_t>(sizeof(float));
   state.SetBytesProcessed(bytes);
-  const Verdict v = verify(m.result, ref, acc);
-  state.counters["rel_err"] = v.rel_err;
-  state.counters["rel_tol"] = v.rel_tol;
   if (m.peak_bytes_per_s > 0 && m.seconds > 0) {
     state.counters["pct_peak"] = 100.0 * static_cast<double>(bytes) / m.seconds / m.peak_bytes_per_s;
   }
-  if (v.ok) {
-    session.record({c.name(), Outcome::Kind::ok, {}});
-  } else {
-    state.SkipWithError(v.message.c_str());
-    session.record({c.name(), Outcome::Kind::verification_failed, v.message});
+
+  Outcome o{c.name(), Outcome::Kind::ok, {}};
+  const Verdict accuracy = check_accuracy(m.result, ref, structure);
+  state.counters["rel_err"] = accuracy.rel_err;
+  if (accuracy.rel_tol) state.counters["rel_tol"] = *accuracy.rel_tol;
+  o.accuracy = !accuracy.ok ? Outcome::Check::failed
+               : accuracy.rel_tol ? Outcome::Check::passed
+                                  : Outcome::Check::no_bound;
+  const ExactResult& exact = session.exact_check(c, sum_exact_input);
+  o.exact = exact.check;
+  state.counters["exact"] = exact.check == Outcome::Check::passed ? 1.0 : 0.0;
+
+  const auto note = [&o](const std::string& why) { o.message += (o.message.empty() ? "" : "; ") + why; };
+  if (exact.check != Outcome::Check::passed) note(exact.message);
+  if (!accuracy.ok) note(accuracy.message);
+  if (exact.check == Outcome::Check::failed || !accuracy.ok) {
+    o.kind = Outcome::Kind::verification_failed;
+    state.SkipWithError(o.message.c_str());
   }
+  session.record(std::move(o));
 }
 
 void fail_case(benchmark::State& state, Session& session, const Case& c, const std::exception& e) {

@@ -1,12 +1,13 @@
 #pragma once
-// What every runner does after its timed loop, written once: bytes processed, counters,
-// verification against the reference, and the outcome the exit status is computed from.
+// What every runner does after its timed loop, written once: bytes processed, counters, the two
+// checks (bench/verify.hpp) and the outcome the exit status is computed from.
 #include <benchmark/benchmark.h>
 
 #include <exception>
+#include <functional>
 
 #include "bench/session.hpp"
-#include "bench/verify.hpp"
+#include "bench/summation.hpp"
 
 namespace rb::bench {
 
@@ -16,10 +17,13 @@ struct Measurement {
   double peak_bytes_per_s = 0; // theoretical bandwidth for pct_peak; 0 = not reported
 };
 
-// Sets bytes processed (iterations x 4n) and the counters n, rel_err, rel_tol (and pct_peak);
-// a failed verification becomes SkipWithError with expected and got values.
+// Sets bytes processed (iterations x 4n) and the counters n, rel_err, rel_tol (absent when no
+// bound exists), exact (1 passed, 0 skipped) and pct_peak; runs the exact check through
+// `sum_exact_input` (once per backend and n: a new backend over the integer input, one call,
+// untimed). A failed check becomes SkipWithError with expected and got values.
 void finish_case(benchmark::State& state, Session& session, const Case& c, const Reference& ref,
-                 Accumulation acc, const Measurement& m);
+                 const Structure& structure, const Measurement& m,
+                 const std::function<double()>& sum_exact_input);
 
 // Turns an exception from set-up or the timed loop into SkipWithError. Skip is a clean skip;
 // anything else (a CUDA error, bad_alloc, ...) counts as a failure of this benchmark only.

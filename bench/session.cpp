@@ -1,10 +1,12 @@
 #include "bench/session.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <new>
 
 #include "bench/parallel.hpp"
+#include "bench/verify.hpp"
 
 namespace rb::bench {
 namespace {
@@ -28,12 +30,21 @@ std::string format_bytes(double bytes) {
 
 Session::Session(Options options)
     : options_(std::move(options)),
-      scan_(chunk_source()) {
+      scan_(chunk_source()),
+      exact_scan_(exact_source()) {
   if (!options_.input_path.empty()) file_ = inspect_input_file(options_.input_path);
 }
 
 ChunkSource Session::chunk_source() const {
   return [this](std::int64_t b, std::int64_t e, float* scratch) { return read_chunk(b, e, scratch); };
+}
+
+ChunkSource Session::exact_source() const {
+  return [this](std::int64_t b, std::int64_t e, float* scratch) -> const float* {
+    if (e <= exact_host_.count) return exact_host_.buffer.data() + options_.offset + b;
+    generate(Dist::integers, exact_seed(), scratch, b, e);
+    return scratch;
+  };
 }
 
 const float* Session::read_chunk(std::int64_t b, std::int64_t e, float* scratch) const {
@@ -43,7 +54,7 @@ const float* Session::read_chunk(std::int64_t b, std::int64_t e, float* scratch)
   }
   // Resident when the host copy holds it (it is needed anyway for the CPU backends and the GPU
   // upload), read straight from the file otherwise.
-  if (e <= host_count_) return host_.data() + options_.offset + b;
+  if (e <= host_.count) return host_.buffer.data() + options_.offset + b;
   read_input_range(*file_, scratch, b, e);
   return scratch;
 }
@@ -53,7 +64,8 @@ std::string Session::input_description() const {
   if (file_) d = "file " + file_->path + " (" + std::to_string(file_->count) + " float32 values)";
   else if (options_.dist == Dist::harmonic) d = "synthetic harmonic x[i] = 1/(i+1)";
   else if (options_.dist == Dist::uniform) d = "synthetic uniform [-1, 1), seed " + std::to_string(options_.seed);
-  else d = "synthetic normal (Irwin-Hall of 4), seed " + std::to_string(options_.seed);
+  else if (options_.dist == Dist::normal) d = "synthetic normal (Irwin-Hall of 4), seed " + std::to_string(options_.seed);
+  else d = "synthetic nonzero integers in [-8, 8], seed " + std::to_string(options_.seed);
   if (options_.offset != 0) d += ", starting " + std::to_string(options_.offset) + " floats past alignment";
   return d;
 }
@@ -65,68 +77,129 @@ void Session::require_input(std::int64_t n) const {
   }
 }
 
-const Reference& Session::reference(std::int64_t n) {
-  if (const auto it = references_.find(n); it != references_.end()) return it->second;
-  require_input(n);
-  if (n <= scan_.covered()) {  // only when n was never selected: scan it on its own
+const Reference& Session::scan_to(ReferenceScan& scan, std::map<std::int64_t, Reference>& known, std::int64_t n,
+                                  const ChunkSource& source) {
+  if (const auto it = known.find(n); it != known.end()) return it->second;
+  if (n <= scan.covered()) {  // only when n was never selected: scan it on its own
     const std::int64_t one[] = {n};
-    return references_[n] = compute_references(one, chunk_source()).front();
+    return known[n] = compute_references(one, source).front();
   }
   std::vector<std::int64_t> sizes;
   for (const auto s : selected_) {
-    if (s > scan_.covered() && s < n) sizes.push_back(s);
+    if (s > scan.covered() && s < n) sizes.push_back(s);
   }
   sizes.push_back(n);
-  for (const auto& r : scan_.extend(sizes)) references_[r.n] = r;
-  return references_.at(n);
+  for (const auto& r : scan.extend(sizes)) known[r.n] = r;
+  return known.at(n);
 }
 
-void Session::materialize(std::int64_t n) {
-  if (n <= host_count_ || !host_limit_.empty()) return;
-  std::int64_t want = 0;
-  for (const auto s : selected_) {
-    if (holds(s)) want = std::max(want, s);
-  }
-  const std::int64_t room = (available_host_bytes() - kHostReserve) / 4;
-  std::int64_t cap = 0;
-  for (const auto s : selected_) {
-    if (s <= want && s <= room) cap = std::max(cap, s);
-  }
-  if (cap < want) {
-    host_limit_ = "needs " + format_bytes(4.0 * static_cast<double>(want)) + " of host memory, " +
-                  format_bytes(std::max(0.0, static_cast<double>(room) * 4)) + " available";
-  }
-  try {
-    HostBuffer buf(cap + options_.offset);
-    float* dst = buf.data() + options_.offset;
-    if (file_) {
-      read_input_file(*file_, dst, cap);
-    } else {
-      const Dist dist = options_.dist;
-      const std::uint64_t seed = options_.seed;
-      parallel_for((cap + kFillChunk - 1) / kFillChunk, [&](std::int64_t c) {
-        const std::int64_t b = c * kFillChunk;
-        generate(dist, seed, dst + b, b, std::min(cap, b + kFillChunk));
-      });
-    }
-    host_ = std::move(buf);
-    host_count_ = cap;
-  } catch (const std::bad_alloc&) {
-    host_limit_ = "could not map " + format_bytes(4.0 * static_cast<double>(cap)) + " of host memory";
-  }
+const Reference& Session::reference(std::int64_t n) {
+  if (!references_.contains(n)) require_input(n);
+  return scan_to(scan_, references_, n, chunk_source());
 }
+
+const Reference& Session::exact_reference(std::int64_t n) {
+  return scan_to(exact_scan_, exact_references_, n, exact_source());
+}
+
+const float* Session::host_copy(HostCopy& copy, std::int64_t n, const char* what,
+                                const std::function<void(float*, std::int64_t)>& fill) {
+  if (n > copy.count && copy.limit.empty()) {
+    std::int64_t want = 0;
+    for (const auto s : selected_) {
+      if (holds(s)) want = std::max(want, s);
+    }
+    const std::int64_t room = (available_host_bytes() - kHostReserve) / 4;
+    std::int64_t cap = 0;
+    for (const auto s : selected_) {
+      if (s <= want && s <= room) cap = std::max(cap, s);
+    }
+    if (cap < want) {
+      copy.limit = "needs " + format_bytes(4.0 * static_cast<double>(want)) + " of host memory for " + what + ", " +
+                   format_bytes(std::max(0.0, static_cast<double>(room) * 4)) + " available";
+    }
+    try {
+      HostBuffer buf(cap + options_.offset);
+      fill(buf.data() + options_.offset, cap);
+      copy.buffer = std::move(buf);
+      copy.count = cap;
+    } catch (const std::bad_alloc&) {
+      copy.limit = "could not map " + format_bytes(4.0 * static_cast<double>(cap)) + " of host memory for " + what;
+    }
+  }
+  if (n > copy.count) {
+    throw Skip("n = " + std::to_string(n) + " " + (copy.limit.empty() ? "was not selected" : copy.limit));
+  }
+  return copy.buffer.data() + options_.offset;
+}
+
+namespace {
+
+void fill_synthetic(Dist dist, std::uint64_t seed, float* dst, std::int64_t count) {
+  parallel_for((count + kFillChunk - 1) / kFillChunk, [&](std::int64_t c) {
+    const std::int64_t b = c * kFillChunk;
+    generate(dist, seed, dst + b, b, std::min(count, b + kFillChunk));
+  });
+}
+
+}  // namespace
 
 const float* Session::host_data(std::int64_t n) {
   require_input(n);
-  materialize(n);
-  if (n > host_count_) {
-    throw Skip("n = " + std::to_string(n) + " " + (host_limit_.empty() ? "was not selected" : host_limit_));
+  return host_copy(host_, n, "the input", [this](float* dst, std::int64_t count) {
+    if (file_) read_input_file(*file_, dst, count);
+    else fill_synthetic(options_.dist, options_.seed, dst, count);
+  });
+}
+
+const float* Session::exact_host_data(std::int64_t n) {
+  return host_copy(exact_host_, n, "the exact check's integers", [this](float* dst, std::int64_t count) {
+    fill_synthetic(Dist::integers, exact_seed(), dst, count);
+  });
+}
+
+const ExactResult& Session::exact_check(const Case& c, const std::function<double()>& sum_exact_input) {
+  const auto key = std::make_pair(c.backend, c.n);
+  if (const auto it = exact_.find(key); it != exact_.end()) return it->second;
+  const auto t0 = std::chrono::steady_clock::now();
+  ExactResult r;
+  try {
+    const double got = sum_exact_input();
+    const Verdict v = check_exact(got, exact_reference(c.n));
+    r.check = v.ok ? Outcome::Check::passed : Outcome::Check::failed;
+    r.message = v.message;
+  } catch (const Skip& e) {
+    r.check = Outcome::Check::skipped;
+    r.message = std::string("exact check skipped: ") + e.what();
   }
-  return host_.data() + options_.offset;
+  exact_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return exact_[key] = std::move(r);
+}
+
+std::vector<Outcome> Session::benchmarks() const {
+  // Worse kinds replace better ones; among equals the first run's checks stay.
+  const auto rank = [](Outcome::Kind k) {
+    switch (k) {
+      case Outcome::Kind::ok: return 0;
+      case Outcome::Kind::skipped: return 1;
+      case Outcome::Kind::verification_failed: return 2;
+      case Outcome::Kind::error: return 3;
+    }
+    return 3;
+  };
+  std::vector<Outcome> out;
+  std::map<std::string, std::size_t> index;
+  for (const auto& o : outcomes_) {
+    const auto [it, fresh] = index.try_emplace(o.name, out.size());
+    if (fresh) out.push_back(o);
+    else if (rank(o.kind) > rank(out[it->second].kind)) out[it->second] = o;
+  }
+  return out;
 }
 
 int Session::failures() const {
-  return static_cast<int>(std::count_if(outcomes_.begin(), outcomes_.end(), [](const Outcome& o) {
+  const auto all = benchmarks();
+  return static_cast<int>(std::count_if(all.begin(), all.end(), [](const Outcome& o) {
     return o.kind == Outcome::Kind::verification_failed || o.kind == Outcome::Kind::error;
   }));
 }

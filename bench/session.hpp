@@ -3,6 +3,7 @@
 // copy of the data. Everything expensive is built lazily, once, for the sizes the selected
 // benchmarks use, and outlives Google Benchmark's per-run SetUp/TearDown.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -31,11 +32,24 @@ struct Skip : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What one benchmark run established. A benchmark is run several times (Google Benchmark's
+// iteration probes, repetitions); the summary keeps the worst outcome per name.
 struct Outcome {
   enum class Kind { ok, skipped, verification_failed, error };
+  // How each of the two checks (bench/verify.hpp) ended; `none` for a run that never got there.
+  enum class Check { none, passed, failed, skipped, no_bound };
   std::string name;
   Kind kind = Kind::ok;
   std::string message;
+  Check exact = Check::none;
+  Check accuracy = Check::none;
+};
+
+// The exact check of one (backend, n): run once, whatever the mode and however often Google
+// Benchmark calls the benchmark.
+struct ExactResult {
+  Outcome::Check check = Outcome::Check::none;
+  std::string message;  // why it failed or was skipped
 };
 
 class Session {
@@ -62,23 +76,50 @@ class Session {
   // above that.
   const float* host_data(std::int64_t n);
 
+  // The exact check's data (--dist=integers with this run's seed, whatever the input), in host
+  // memory like host_data, and its sum (exact: integers far below 2^53).
+  const float* exact_host_data(std::int64_t n);
+  const Reference& exact_reference(std::int64_t n);
+  std::uint64_t exact_seed() const noexcept { return options_.seed; }
+
+  // Runs `sum_exact_input` once per (backend, n) and compares its result with
+  // exact_reference(n); later calls return the first verdict. A Skip from it (no memory for the
+  // second buffer) is a skipped check, not a skipped benchmark. Its wall time is counted.
+  const ExactResult& exact_check(const Case& c, const std::function<double()>& sum_exact_input);
+  double exact_seconds() const noexcept { return exact_seconds_; }
+
   void record(Outcome outcome) { outcomes_.push_back(std::move(outcome)); }
   const std::vector<Outcome>& outcomes() const noexcept { return outcomes_; }
+  // One outcome per benchmark name, the worst of its runs, in first-run order.
+  std::vector<Outcome> benchmarks() const;
   int failures() const;
 
  private:
-  void materialize(std::int64_t n);
+  // A host copy of some prefix of a data source: sized once, for the largest selected n that fits.
+  struct HostCopy {
+    HostBuffer buffer;   // options_.offset floats of padding, then count values
+    std::int64_t count = 0;
+    std::string limit;   // why sizes above count cannot be materialized
+  };
+  const float* host_copy(HostCopy& copy, std::int64_t n, const char* what,
+                         const std::function<void(float*, std::int64_t)>& fill);
+  const Reference& scan_to(ReferenceScan& scan, std::map<std::int64_t, Reference>& known, std::int64_t n,
+                           const ChunkSource& source);
   const float* read_chunk(std::int64_t begin, std::int64_t end, float* scratch) const;
   ChunkSource chunk_source() const;  // read_chunk, as the reference scan takes it
+  ChunkSource exact_source() const;
 
   Options options_;
   std::optional<InputFile> file_;
   std::vector<std::int64_t> selected_;
   ReferenceScan scan_;
   std::map<std::int64_t, Reference> references_;
-  HostBuffer host_;             // options_.offset floats of padding, then host_count_ values
-  std::int64_t host_count_ = 0;
-  std::string host_limit_;  // why sizes above host_.size() cannot be materialized
+  HostCopy host_;
+  ReferenceScan exact_scan_;
+  std::map<std::int64_t, Reference> exact_references_;
+  HostCopy exact_host_;
+  std::map<std::pair<std::string, std::int64_t>, ExactResult> exact_;
+  double exact_seconds_ = 0;
   std::vector<Outcome> outcomes_;
 };
 
@@ -87,6 +128,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;     // a verification failure or an error in some benchmark
 inline constexpr int kExitUsage = 2;      // bad flag, bad value, bad input file
 inline constexpr int kExitNoMatch = 3;    // the filter selected nothing
+inline constexpr int kExitNothingRan = 4; // every selected benchmark was skipped: nothing measured
 
 std::string format_bytes(double bytes);
 

@@ -1,44 +1,34 @@
 #pragma once
-// The tolerance rule, written once for every backend.
+// The two checks every timed (backend, n) gets, written once. Both can fail at every n.
 //
-//   |got - ref| <= k * u * d(n) * sum|x|  (+ u32 * |ref| when the result is returned as float)
-//
-// u is the unit roundoff of the accumulator (2^-24 for float, 2^-53 for double), k = 8 (four
-// machine epsilons), and d(n) the depth of the summation: log2(n) for tree and blocked
-// reductions (the field rule for GPU kernels, CUB and threaded CPU code), n - 1 for one
-// sequential float accumulator (the classical worst-case bound, which stops meaning anything
-// past n ~ 2^21; such backends' rel_err counter shows how wrong they really are), and n - 1
-// for double accumulators in any order (rigorous, and still ~1e-7 at n = 2^31).
-// Scaling by sum|x| rather than |ref| keeps signed data whose sum cancels to ~0 from failing
-// spuriously; non-finite references must be matched in kind (NaN, +Inf, -Inf).
-// Accumulation::none passes without a check: it exists for reference rows that compute no sum.
-#include <cstdint>
+// Exact: one more call, outside the timed region, on random nonzero integers in [-8, 8]
+//   (--dist=integers). Every partial sum any fixed summation order forms is an integer far below
+//   2^24, so float and double accumulators, compensated or not, in any order, return the sum
+//   exactly, and it is compared with zero tolerance. A dropped, doubled or misplaced element, an
+//   off-by-one tail, a wrong n or stride changes the integer.
+// Accuracy: the result on the benchmark's own data against the bound its adapter states
+//   (bench/summation.hpp). rel_err above it is a failure: the kernel or its stated structure is
+//   wrong. Non-finite references must be matched in kind (NaN, +Inf, -Inf).
+#include <optional>
 #include <string>
 
 #include "bench/reference.hpp"
+#include "bench/summation.hpp"
 
 namespace rb::bench {
 
-enum class Accumulation {
-  f32_sequential,  // one float accumulator, element after element
-  f32_tree,        // float partial sums combined in a tree (GPU kernels, CUB, SIMD lanes + threads)
-  f64,             // double (or compensated) accumulators; result returned as double
-  none,            // computes no sum (ref/launch, the empty-kernel floor): timed, never verified;
-                   // the report gives it no rel_err, rel_tol or bytes/s
-};
-
-inline constexpr double kToleranceFactor = 8.0;
-
-// The absolute tolerance for a backend of this kind at ref.n.
-double tolerance(Accumulation acc, const Reference& ref);
-
 struct Verdict {
   bool ok = false;
-  double rel_err = 0;  // |got - ref| / sum|x|  (0/0 -> 0, x/0 -> inf)
-  double rel_tol = 0;  // tolerance / sum|x|, in the same units
-  std::string message; // why it failed, with expected and got values; empty when ok
+  double rel_err = 0;              // |got - ref| / sum|x|  (0/0 -> 0, x/0 -> inf)
+  std::optional<double> rel_tol;   // the stated bound / sum|x|; empty: no bound exists (d u >= 1)
+  std::string message;             // why it failed, with expected and got values; empty when ok
 };
 
-Verdict verify(double got, const Reference& ref, Accumulation acc);
+// Accuracy on the benchmark's data. With no bound (Accumulator::none, or d u >= 1) only
+// non-finite results are judged; rel_tol then stays empty.
+Verdict check_accuracy(double got, const Reference& ref, const Structure& s);
+
+// The exact check: got must equal the integer sum of `exact` bit for bit.
+Verdict check_exact(double got, const Reference& exact);
 
 }  // namespace rb::bench

@@ -70,6 +70,7 @@ void randomized(Side side) {
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "[ property ] " << runs << " verified runs in " << seconds << " s\n";
+  EXPECT_GT(runs, 0u) << "no backend ran: a test that checks nothing must not pass";
   ::testing::Test::RecordProperty("runs", static_cast<int>(runs));
 }
 

@@ -11,7 +11,7 @@ namespace {
 
 class CubSum final : public GpuBackend {
  public:
-  explicit CubSum(const GpuProblem& p) : in_(p.input), n_(p.n), out_(p.out) {
+  explicit CubSum(const GpuProblem& p) : in_(p.input), n_(p.n), out_(p.out), sm_count_(p.sm_count) {
     RB_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes_, in_, out_.f32(), n_, p.stream));
     temp_ = p.scratch.get(temp_bytes_);
   }
@@ -19,17 +19,19 @@ class CubSum final : public GpuBackend {
     RB_CUDA_CHECK(cub::DeviceReduce::Sum(temp_, temp_bytes_, in_, out_.f32(), n_, s));
   }
   double result() override { return out_.read_f32(); }
+  Structure structure() const override { return cub_reduce_structure(n_, sm_count_); }
 
  private:
   const float* in_;
   std::int64_t n_;
   ResultSlot out_;
+  int sm_count_;
   void* temp_ = nullptr;
   std::size_t temp_bytes_ = 0;
 };
 
 }  // namespace
 
-GpuBackendDef cub_sum() { return gpu_backend<CubSum>("cub", Accumulation::f32_tree); }
+GpuBackendDef cub_sum() { return gpu_backend<CubSum>("cub"); }
 
 }  // namespace rb::bench::gpu

@@ -4,8 +4,9 @@
 //     SM count and occupancy there, then prepare() (onepass zeroes its counter and slots) and a stream sync;
 //   enqueue: the variant's launches, nothing else;
 //   result: the float or double the variant wrote.
-// Float variants are checked as f32_tree, double ones as f64 (bench/verify.hpp).
+//   structure: from the variant's launch geometry at n (kernel_structure below).
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -14,12 +15,30 @@
 
 namespace rb::bench::gpu {
 
+// How a hand-written variant adds, from its geometry (kernels/cuda/sum.hpp): each of its grid x
+// threads threads keeps `unroll` accumulators and adds one value per row it loads (a float4 as a
+// lane pair first), so a chain runs over n / (grid x row) rows, plus one partial step for a chunk
+// that is not a whole number of tiles. After it: the pairwise sum of the accumulators, block 0's
+// scalar edge, the block tree, and the completion over the grid's partials (a final pass or the
+// last block's slot collection: at most grid / 32 sequential additions per thread, then a tree of
+// at most 1024 threads).
+inline Structure kernel_structure(const rb::cuda::Geometry& g, std::int64_t n, Accumulator acc, bool float_result) {
+  const int per_add = static_cast<int>(g.row / g.threads);
+  const std::int64_t unroll = g.tile / g.row;
+  const std::int64_t completion = (g.grid + 31) / 32 + tree_depth(1024) + 1;
+  Structure s = blocked(acc, n, std::int64_t{g.grid} * g.threads, per_add,
+                        tree_depth(unroll) + 1 + tree_depth(g.threads) + completion, float_result);
+  s.chain += unroll;
+  return s;
+}
+
 template <class Out>
 class CudaKernelSum final : public GpuBackend {
   static_assert(std::is_same_v<Out, float> || std::is_same_v<Out, double>);
 
  public:
-  CudaKernelSum(const GpuProblem& p, const rb::cuda::Variant<Out>& v) : v_(v), in_(p.input), n_(p.n), out_(p.out) {
+  CudaKernelSum(const GpuProblem& p, const rb::cuda::Variant<Out>& v, Accumulator acc)
+      : v_(v), in_(p.input), n_(p.n), out_(p.out), acc_(acc) {
     const std::size_t bytes = v_.scratch_bytes(n_);
     scratch_ = p.scratch.get(bytes);
     v_.prepare(scratch_, bytes, p.stream);
@@ -29,6 +48,9 @@ class CudaKernelSum final : public GpuBackend {
   double result() override {
     if constexpr (std::is_same_v<Out, double>) return out_.read_f64();
     else return out_.read_f32();
+  }
+  Structure structure() const override {
+    return kernel_structure(v_.geometry(n_), n_, acc_, std::is_same_v<Out, float>);
   }
 
  private:
@@ -41,14 +63,17 @@ class CudaKernelSum final : public GpuBackend {
   const float* in_;
   std::int64_t n_;
   ResultSlot out_;
+  Accumulator acc_;
   void* scratch_ = nullptr;
 };
 
+// `acc` overrides the accumulator the output type implies (a tuning probe that adds in float
+// and returns a double).
 template <class Out>
-GpuBackendDef cuda_kernel(std::string name, const rb::cuda::Variant<Out>& v) {
-  constexpr Accumulation acc = std::is_same_v<Out, double> ? Accumulation::f64 : Accumulation::f32_tree;
-  return {std::move(name), acc,
-          [v](const GpuProblem& p) -> std::unique_ptr<GpuBackend> { return std::make_unique<CudaKernelSum<Out>>(p, v); },
+GpuBackendDef cuda_kernel(std::string name, const rb::cuda::Variant<Out>& v, std::optional<Accumulator> acc = {}) {
+  const Accumulator a = acc.value_or(std::is_same_v<Out, double> ? Accumulator::f64 : Accumulator::f32);
+  return {std::move(name),
+          [v, a](const GpuProblem& p) -> std::unique_ptr<GpuBackend> { return std::make_unique<CudaKernelSum<Out>>(p, v, a); },
           {}};
 }
 

@@ -1,6 +1,6 @@
 // ref/*: the reference rows (kernels/cuda/ref.hpp), floors to judge the reductions against.
-//   ref/launch: the empty kernel. It computes no sum: registered as Accumulation::none, so the
-//     harness reports its time and skips verification (and bytes/s, which would mean nothing).
+//   ref/launch: the empty kernel. It computes no sum: its structure is Accumulator::none, so the
+//     harness reports its time and skips both checks (and bytes/s, which would mean nothing).
 //   ref/read: onepass's read phase alone. enqueue() times only the kernel that streams x and
 //     writes one partial per block; result() adds those partials on the host, after timing, in
 //     double and in block order. The row is therefore a bound no one-launch reduction of that
@@ -10,6 +10,7 @@
 
 #include "bench/backends/gpu_defs.hpp"
 #include "kernels/cuda/ref.hpp"
+#include "kernels/cuda/tuning.cuh"
 
 namespace rb::bench::gpu {
 namespace {
@@ -19,6 +20,7 @@ class RefLaunch final : public GpuBackend {
   explicit RefLaunch(const GpuProblem&) {}
   void enqueue(cudaStream_t stream) override { rb::cuda::ref::launch_empty(stream); }
   double result() override { return std::numeric_limits<double>::quiet_NaN(); }  // no sum computed
+  Structure structure() const override { return {Accumulator::none}; }
 };
 
 class RefRead final : public GpuBackend {
@@ -36,6 +38,16 @@ class RefRead final : public GpuBackend {
     for (const float v : host) sum += v;
     return sum;
   }
+  // onepass's read phase (kernel_structure without the completion), then the partials in double.
+  Structure structure() const override {
+    using Shape = rb::cuda::ReadShape;
+    Structure s = blocked(Accumulator::f32, n_, std::int64_t{blocks_} * Shape::threads, 4,
+                          tree_depth(Shape::unroll) + 1 + tree_depth(Shape::threads));
+    s.chain += Shape::unroll;
+    s.f64_adds = blocks_;
+    s.float_result = false;
+    return s;
+  }
 
  private:
   const float* in_;
@@ -47,7 +59,7 @@ class RefRead final : public GpuBackend {
 
 }  // namespace
 
-GpuBackendDef ref_launch() { return gpu_backend<RefLaunch>("ref/launch", Accumulation::none); }
-GpuBackendDef ref_read() { return gpu_backend<RefRead>("ref/read", Accumulation::f32_tree); }
+GpuBackendDef ref_launch() { return gpu_backend<RefLaunch>("ref/launch"); }
+GpuBackendDef ref_read() { return gpu_backend<RefRead>("ref/read"); }
 
 }  // namespace rb::bench::gpu

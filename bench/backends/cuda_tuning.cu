@@ -62,12 +62,10 @@ GpuBackendDef completion() {
                     : C == Completion::finisher_early ? "_early"
                                                       : "";
   const char* widen = W == Widen::two_sum ? "_twosum" : W == Widen::float_sum ? "_floatsum" : "";
-  auto def = cuda_kernel(family + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
-                             std::to_string(BlocksPerSm) + how + widen,
-                         Kernel::variant());
   // The probe rounds like a float sum, and is checked as one.
-  if (W == Widen::float_sum) def.accumulation = Accumulation::f32_tree;
-  return def;
+  return cuda_kernel(family + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
+                         std::to_string(BlocksPerSm) + how + widen,
+                     Kernel::variant(), W == Widen::float_sum ? std::optional(Accumulator::f32) : std::nullopt);
 }
 
 }  // namespace

@@ -6,6 +6,15 @@
 
 namespace rb::bench::gpu {
 
+// CUB's DeviceReduce (and Thrust's reduce, which runs it), as stated for its bound: blocks of 256
+// threads, each thread adding its items in sequence, at least one block per SM (its even-share
+// grid is SMs x occupancy x 5 at large n: the chain stated here is an upper bound, not its
+// length), then the block tree (8 levels) and a second pass over at most SMs x 40 partials by
+// one block of 256 (a chain of <= 21 on an H200, plus 8 levels). 64 covers both with room.
+inline Structure cub_reduce_structure(std::int64_t n, int sm_count) {
+  return blocked(Accumulator::f32, n, std::int64_t{sm_count} * 256, 1, 64);
+}
+
 GpuBackendDef cub_sum();                  // backends/cub.cu
 GpuBackendDef thrust_reduce();            // backends/thrust.cu
 GpuBackendDef thrust_reduce_cached();     // backends/thrust.cu

@@ -1,6 +1,7 @@
 // triton/two_pass and triton/onepass: kernels written in Triton (kernels/triton/sum.py), compiled
 // once through the embedded interpreter when the adapter is constructed (untimed), launched from
 // C++ with the CUDA runtime: no Python between the events.
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -27,18 +28,39 @@ Kernel compiled(const GpuProblem& p, Shape shape) {
   }
 }
 
+// How sum.py's kernels add, as stated for the bound. Each program keeps a BLOCK-wide float vector
+// accumulator, one lane per element position; tl.sum then adds BLOCK / threads values in each
+// thread and a shuffle tree across the program's threads. two_pass: a tile per program, then one
+// program over the partials; onepass: each lane over every programs-th tile, then one program
+// over at most kMaxPrograms partials.
+Structure triton_structure(std::int64_t n, rb::triton::TwoPassShape shape, const rb::triton::TwoPass&) {
+  const std::int64_t threads = 32 * shape.warps, tiles = (n + shape.block - 1) / shape.block;
+  const std::int64_t tl_sum = shape.block / threads + tree_depth(threads);
+  return {Accumulator::f32, (tiles + shape.block - 1) / shape.block + tl_sum, tl_sum, 0, true};
+}
+Structure triton_structure(std::int64_t n, rb::triton::OnepassShape shape, const rb::triton::Onepass& k) {
+  const std::int64_t threads = 32 * shape.warps, programs = std::max<std::int64_t>(k.programs(), 1);
+  const std::int64_t chain = (n + shape.block * programs - 1) / (shape.block * programs) + 1;
+  return {Accumulator::f32, chain,
+          shape.block / threads + rb::triton::kMaxPrograms / threads + 2 * tree_depth(threads), 0, true};
+}
+
 template <class Kernel, class Shape>
 class TritonSum final : public GpuBackend {
  public:
-  TritonSum(const GpuProblem& p, Shape shape) : in_(p.input), out_(p.out), kernel_(compiled<Kernel>(p, shape)) {
+  TritonSum(const GpuProblem& p, Shape shape)
+      : in_(p.input), n_(p.n), shape_(shape), out_(p.out), kernel_(compiled<Kernel>(p, shape)) {
     scratch_ = p.scratch.get(kernel_.scratch_bytes());
     if constexpr (requires { kernel_.prepare(scratch_, p.stream); }) kernel_.prepare(scratch_, p.stream);
   }
   void enqueue(cudaStream_t s) override { kernel_.sum(in_, scratch_, out_.f32(), s); }
   double result() override { return out_.read_f32(); }
+  Structure structure() const override { return triton_structure(n_, shape_, kernel_); }
 
  private:
   const float* in_;
+  std::int64_t n_;
+  Shape shape_;
   ResultSlot out_;
   Kernel kernel_;
   void* scratch_ = nullptr;
@@ -46,7 +68,7 @@ class TritonSum final : public GpuBackend {
 
 template <class Kernel, class Shape>
 GpuBackendDef triton_def(std::string name, Shape shape) {
-  GpuBackendDef def{std::move(name), Accumulation::f32_tree,
+  GpuBackendDef def{std::move(name),
                     [shape](const GpuProblem& p) -> std::unique_ptr<GpuBackend> {
                       return std::make_unique<TritonSum<Kernel, Shape>>(p, shape);
                     },

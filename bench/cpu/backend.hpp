@@ -1,17 +1,19 @@
 #pragma once
 // The shape of a CPU backend adapter:
 //   - the constructor does any set-up (thread pools, buffers); it is not timed;
-//   - run() computes the sum of problem.data[0, n) and returns it; it is the timed call.
+//   - run() computes the sum of problem.data[0, n) and returns it; it is the timed call;
+//   - structure() states how it adds (bench/summation.hpp): its accuracy bound follows from it.
 // Register it with one line in bench/backends/cpu_list.cpp:
-//   cpu_backend<MyAdapter>("cpu/my_kernel", Accumulation::f32_tree)
-// or, for a plain function `R f(const float*, std::int64_t)`:
-//   cpu_function<&f>("cpu/my_kernel", Accumulation::f32_tree)
+//   cpu_backend<MyAdapter>("cpu/my_kernel")
+// or, for a plain function `R f(const float*, std::int64_t)`, with the kernel's structure:
+//   cpu_function<&f>("cpu/my_kernel", lanes(Accumulator::f32, 8))
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 
-#include "bench/verify.hpp"
+#include "bench/summation.hpp"
 
 namespace rb::bench {
 
@@ -24,37 +26,51 @@ class CpuBackend {
  public:
   virtual ~CpuBackend() = default;
   virtual double run() = 0;
+  virtual Structure structure() const = 0;
   // Threads the timed call uses (the `threads` counter).
   virtual int threads() const { return 1; }
 };
 
 struct CpuBackendDef {
   std::string name;
-  Accumulation accumulation;
   std::function<std::unique_ptr<CpuBackend>(const CpuProblem&)> make;
   std::string unavailable;  // e.g. "CPU lacks AVX-512F"; empty when it can run
 };
 
 template <class Adapter>
-CpuBackendDef cpu_backend(std::string name, Accumulation acc, std::string unavailable = {}) {
-  return {std::move(name), acc,
+CpuBackendDef cpu_backend(std::string name, std::string unavailable = {}) {
+  return {std::move(name),
           [](const CpuProblem& p) -> std::unique_ptr<CpuBackend> { return std::make_unique<Adapter>(p); },
           std::move(unavailable)};
 }
 
+// The result type of a kernel `R f(const float*, std::int64_t)`: a float result is rounded once.
+template <auto Kernel>
+inline constexpr bool kFloatResult = std::is_same_v<decltype(Kernel(nullptr, 0)), float>;
+
 template <auto Kernel>
 class FunctionBackend final : public CpuBackend {
  public:
-  explicit FunctionBackend(const CpuProblem& p) : p_(p) {}
+  FunctionBackend(const CpuProblem& p, Summation summation) : p_(p), summation_(std::move(summation)) {}
   double run() override { return static_cast<double>(Kernel(p_.data, p_.n)); }
+  Structure structure() const override {
+    Structure s = summation_(p_.n);
+    s.float_result = kFloatResult<Kernel>;
+    return s;
+  }
 
  private:
   CpuProblem p_;
+  Summation summation_;
 };
 
 template <auto Kernel>
-CpuBackendDef cpu_function(std::string name, Accumulation acc, std::string unavailable = {}) {
-  return cpu_backend<FunctionBackend<Kernel>>(std::move(name), acc, std::move(unavailable));
+CpuBackendDef cpu_function(std::string name, Summation summation, std::string unavailable = {}) {
+  return {std::move(name),
+          [summation = std::move(summation)](const CpuProblem& p) -> std::unique_ptr<CpuBackend> {
+            return std::make_unique<FunctionBackend<Kernel>>(p, summation);
+          },
+          std::move(unavailable)};
 }
 
 }  // namespace rb::bench

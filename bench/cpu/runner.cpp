@@ -28,7 +28,11 @@ void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef
       seconds += dt;
     }
     state.counters["threads"] = backend->threads();
-    finish_case(state, session, c, ref, def.accumulation, {result, seconds, 0.0});
+    const Structure structure = backend->structure();
+    backend.reset();  // the exact check's instance may need the same threads
+    finish_case(state, session, c, ref, structure, {result, seconds, 0.0}, [&] {
+      return def.make({session.exact_host_data(c.n), c.n})->run();
+    });
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
   }

@@ -4,7 +4,8 @@
 //     not timed, and it may synchronize;
 //   - enqueue(stream) only launches work on `stream`: no synchronization, allocation, copy or
 //     printing (the harness brackets it with events; whatever it does is what gets measured);
-//   - result() returns the sum after the timed loop (problem.out.read_f32/f64 does the copy).
+//   - result() returns the sum after the timed loop (problem.out.read_f32/f64 does the copy);
+//   - structure() states how it adds (bench/summation.hpp): its accuracy bound follows from it.
 // A failure throws (RB_CUDA_CHECK); the harness turns it into a skipped benchmark.
 // Register it with one line in bench/backends/gpu_list.cpp.
 #include <cuda_runtime.h>
@@ -16,7 +17,7 @@
 #include <string>
 
 #include "bench/gpu/memory.hpp"
-#include "bench/verify.hpp"
+#include "bench/summation.hpp"
 
 namespace rb::bench::gpu {
 
@@ -52,6 +53,7 @@ struct GpuProblem {
   cudaStream_t stream;     // the harness's stream, the one the events are recorded on
   DeviceScratch& scratch;
   ResultSlot out;
+  int sm_count;            // of the device: libraries' structures are stated per SM
 };
 
 class GpuBackend {
@@ -59,15 +61,16 @@ class GpuBackend {
   virtual ~GpuBackend() = default;
   virtual void enqueue(cudaStream_t stream) = 0;
   virtual double result() = 0;
+  virtual Structure structure() const = 0;
   // True for calls that block until the result is on the host (thrust::reduce). The runner then
-  // queues no spin kernel: the host-side work before the first launch (allocation, launch
-  // latency) is part of what such a call costs its user, and a spin would hide it.
+  // waits for the GPU to go idle before the start event instead of queueing a spin kernel: the
+  // call's host-side work (allocation, launch latency, the copy and the sync) is part of what it
+  // costs its user, and queued work (a spin, the cold flush) would hide it.
   virtual bool blocking() const { return false; }
 };
 
 struct GpuBackendDef {
   std::string name;
-  Accumulation accumulation;
   std::function<std::unique_ptr<GpuBackend>(const GpuProblem&)> make;
   std::string unavailable;  // empty when it can run
   // A run-time check for what only the running machine can tell (is `triton` importable?):
@@ -77,14 +80,14 @@ struct GpuBackendDef {
 
 // A backend this build or machine cannot run, listed with the reason and skipped.
 inline GpuBackendDef unavailable_backend(std::string name, std::string why) {
-  return {std::move(name), Accumulation::f32_tree,
+  return {std::move(name),
           [](const GpuProblem&) -> std::unique_ptr<GpuBackend> { throw std::logic_error("unavailable backend"); },
           std::move(why)};
 }
 
 template <class Adapter>
-GpuBackendDef gpu_backend(std::string name, Accumulation acc, std::string unavailable = {}) {
-  return {std::move(name), acc,
+GpuBackendDef gpu_backend(std::string name, std::string unavailable = {}) {
+  return {std::move(name),
           [](const GpuProblem& p) -> std::unique_ptr<GpuBackend> { return std::make_unique<Adapter>(p); },
           std::move(unavailable)};
 }

@@ -50,6 +50,25 @@ const float* GpuSession::input(std::int64_t n) {
   return input_.as<const float>() + session_.options().offset;
 }
 
+const float* GpuSession::exact_input(std::int64_t n) {
+  input(n);  // the same sizes, the same Skip
+  const int offset = session_.options().offset;
+  if (!exact_ready_) {
+    const auto bytes = static_cast<std::size_t>(capacity_ + offset) * sizeof(float);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (static_cast<std::int64_t>(free_bytes) - kDeviceReserve < static_cast<std::int64_t>(bytes)) {
+      throw Skip("needs " + format_bytes(static_cast<double>(bytes)) + " of device memory for a second buffer, " +
+                 format_bytes(static_cast<double>(free_bytes)) + " free");
+    }
+    exact_ = DeviceBuffer(bytes);
+    enqueue_generate(stream_, exact_.as<float>() + offset, capacity_, Dist::integers, session_.exact_seed());
+    RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    exact_ready_ = true;
+  }
+  return exact_.as<const float>() + offset;
+}
+
 void GpuSession::plan_input() {
   std::size_t free_bytes = 0, total_bytes = 0;
   RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

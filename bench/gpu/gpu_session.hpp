@@ -48,6 +48,10 @@ class GpuSession {
   // allocates and fills the buffer for the largest selected n that fits in free device memory;
   // throws Skip for an n above that, saying how much it needs.
   const float* input(std::int64_t n);
+  // The exact check's integers (Session::exact_host_data's values) at the same offset, in a
+  // second buffer allocated on first use for the input's capacity; throws Skip when it does not
+  // fit beside the input.
+  const float* exact_input(std::int64_t n);
 
   void enqueue_flush();
   void enqueue_spin();
@@ -62,9 +66,10 @@ class GpuSession {
   DeviceInfo info_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  DeviceBuffer flush_, sink_, slot_, input_;
+  DeviceBuffer flush_, sink_, slot_, input_, exact_;
   DeviceScratch scratch_;
   std::int64_t capacity_ = -1;  // -1: not planned yet
+  bool exact_ready_ = false;
   std::uint64_t spins_ = 0;
   std::uint64_t spin_ns_ = gpu::spin_ns();
   int flush_passes_ = gpu::flush_passes();

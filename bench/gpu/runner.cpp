@@ -3,13 +3,17 @@
 //   per benchmark run (untimed):  input prefix, backend constructor (scratch), one warm-up launch
 //   per iteration:   [cold: L2 flush read] -> poison result slot -> spin kernel ->
 //                    start event -> backend.enqueue() -> stop event -> wait for stop
-//   after the loop (untimed):     read the result back, verify against the fp64 reference
+//   after the loop (untimed):     read the result back; the exact check (a second backend over
+//                                 the integer input, one call) and the accuracy check
 //
 // Everything before the start event is queued behind the spin kernel, so the flush and the
-// host's launch latency never reach the events. Blocking backends (Thrust) get no spin: their
-// host-side overheads are what they are measured for.
+// host's launch latency never reach the events. A blocking backend (Thrust) instead waits for
+// the GPU to go idle before its start event: queued work would let its host-side work (allocation,
+// launch, part of its sync) run early and escape the events, and cold would then come out
+// faster than hot. Its host wall time per call is reported beside (host_us).
 #include <cuda/version>  // CCCL_VERSION, from the toolkit
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -80,20 +84,24 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     const float* input = g.input(c.n);  // before the reference: a size that cannot run is never scanned
     const Reference& ref = session.reference(c.n);
     const cudaStream_t stream = g.stream();
-    auto backend = def.make(gpu::GpuProblem{input, c.n, stream, g.scratch(), g.slot()});
+    auto backend = def.make(gpu::GpuProblem{input, c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
     // Warm-up: the first launch of each kernel loads its module (lazy loading is the default
     // since CUDA 12) and libraries query the device on their first call.
     backend->enqueue(stream);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    double seconds = 0;
+    double seconds = 0, host_seconds = 0;
     SampleLog& log = SampleLog::get();
     std::vector<double> samples;
+    const bool blocking = backend->blocking();
     for (auto _ : state) {
       if (c.mode == Mode::cold) g.enqueue_flush();
       g.slot().poison();
-      if (!backend->blocking()) g.enqueue_spin();
+      if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(stream));
+      else g.enqueue_spin();
       g.record_start();
+      const auto t0 = std::chrono::steady_clock::now();
       backend->enqueue(stream);
+      host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       g.record_stop();
       const double dt = g.elapsed_seconds();
       state.SetIterationTime(dt);
@@ -102,11 +110,23 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     }
     // The SM clock just after the loop: a run that throttled shows it here.
     state.counters["sm_mhz"] = gpu::current_clocks(g.info().pci_bus_id).sm_mhz;
+    if (blocking && state.iterations() > 0) {
+      state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(state.iterations());
+    }
     if (log.on()) log.write(c.name(), samples);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
     RB_CUDA_CHECK(cudaGetLastError());
     const double result = backend->result();
-    finish_case(state, session, c, ref, def.accumulation, {result, seconds, g.info().peak_bytes_per_s});
+    const Structure structure = backend->structure();
+    backend.reset();
+    finish_case(state, session, c, ref, structure, {result, seconds, g.info().peak_bytes_per_s}, [&] {
+      auto exact = def.make(gpu::GpuProblem{g.exact_input(c.n), c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
+      g.slot().poison();
+      exact->enqueue(stream);
+      RB_CUDA_CHECK(cudaStreamSynchronize(stream));
+      RB_CUDA_CHECK(cudaGetLastError());
+      return exact->result();
+    });
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
   }

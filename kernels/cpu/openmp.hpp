@@ -33,6 +33,7 @@ class OpenMP {
     return openmp_reduce(data, n, threads_, min_chunk_, &as_chunk_kernel<Kernel>);
   }
   int threads() const noexcept { return threads_; }
+  int parts(std::int64_t n) const noexcept { return parts_for(n, threads_, min_chunk_); }
 
  private:
   int threads_;

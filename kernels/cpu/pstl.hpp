@@ -36,14 +36,18 @@ inline constexpr int kMaxPstlBlocks = 256;
 double pstl_reduce(const float* data, std::int64_t n, std::int64_t min_block, ChunkKernel kernel);
 
 // std::reduce(par) / (par_unseq) over raw floats, shaped as a runtime for the registration.
+// TBB's partitioner chooses the leaves and joins them in float, so no split can be promised:
+// parts() says one, and the registration states the worst case, one float chain over n.
 struct StdReducePar {
   float operator()(const float* data, std::int64_t n) const { return std_reduce_par(data, n); }
   int threads() const noexcept { return pstl_threads(); }
+  int parts(std::int64_t) const noexcept { return 1; }
 };
 
 struct StdReduceParUnseq {
   float operator()(const float* data, std::int64_t n) const { return std_reduce_par_unseq(data, n); }
   int threads() const noexcept { return pstl_threads(); }
+  int parts(std::int64_t) const noexcept { return 1; }
 };
 
 template <auto Kernel>
@@ -55,6 +59,7 @@ class StdPar {
     return pstl_reduce(data, n, min_block_, &as_chunk_kernel<Kernel>);
   }
   int threads() const noexcept { return pstl_threads(); }
+  int parts(std::int64_t n) const noexcept { return parts_for(n, kMaxPstlBlocks, min_block_); }
 
  private:
   std::int64_t min_block_;

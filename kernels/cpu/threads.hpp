@@ -33,6 +33,7 @@ class Threads {
     return pool_reduce(pool_, partials_, data, n, min_chunk_, &as_chunk_kernel<Kernel>);
   }
   int threads() const noexcept { return pool_.size(); }
+  int parts(std::int64_t n) const noexcept { return parts_for(n, pool_.size(), min_chunk_); }
 
  private:
   ThreadPool pool_;

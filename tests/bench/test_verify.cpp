@@ -1,3 +1,5 @@
+// The two checks (bench/verify.hpp) against summation orders simulated on the host: a bound
+// must hold for a correct order with the structure it states, and fail for a wrong one.
 #include "bench/verify.hpp"
 
 #include <gtest/gtest.h>
@@ -5,28 +7,59 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
+#include "bench/synth.hpp"
 #include "tests/support/data.hpp"
 
 namespace {
 
-using rb::bench::Accumulation;
-using rb::bench::verify;
+using rb::bench::Accumulator;
+using rb::bench::check_accuracy;
+using rb::bench::check_exact;
+using rb::bench::Structure;
+using rb::bench::tree_depth;
 
-float float_tree_sum(const float* x, std::int64_t n) {
-  if (n == 0) return 0.0f;
-  if (n == 1) return x[0];
-  return float_tree_sum(x, n / 2) + float_tree_sum(x + n / 2, n - n / 2);
+// P accumulators of type T, element i into accumulator i % P (a grid-stride kernel's order),
+// then a pairwise tree over them.
+template <class T>
+T strided_sum(const std::vector<float>& x, std::int64_t n, std::int64_t p) {
+  std::vector<T> acc(static_cast<std::size_t>(p), T(0));
+  for (std::int64_t i = 0; i < n; ++i) acc[static_cast<std::size_t>(i % p)] += static_cast<T>(x[static_cast<std::size_t>(i)]);
+  for (std::size_t width = 1; width < acc.size(); width *= 2) {
+    for (std::size_t k = 0; k + width < acc.size(); k += 2 * width) acc[k] += acc[k + width];
+  }
+  return acc[0];
 }
 
-TEST(Verify, TreeSumOfSignedDataPasses) {
+Structure strided_structure(Accumulator acc, std::int64_t n, std::int64_t p) {
+  return {acc, (n + p - 1) / p, tree_depth(p), 0, acc != Accumulator::f64};
+}
+
+std::vector<float> synthetic(rb::bench::Dist dist, std::int64_t n, std::uint64_t seed = 7) {
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = rb::bench::synth::value(dist, seed, i);
+  return x;
+}
+
+// The rule before the stated structures: 8 u d sum|x| (+ u32 |ref| for float results), with
+// d = log2 n for every float tree or blocked kernel and d = n - 1 for double accumulators.
+double old_rule(const rb::bench::Reference& ref, bool f64) {
+  const double d = f64 ? static_cast<double>(ref.n - 1) : std::ceil(std::log2(static_cast<double>(ref.n)));
+  return 8 * (f64 ? 0x1p-53 : 0x1p-24) * d * ref.sum_abs + (f64 ? 0.0 : 0x1p-24 * std::fabs(ref.sum));
+}
+
+TEST(Accuracy, TreeSumOfSignedDataPasses) {
   for (const std::int64_t n : {1, 2, 31, 33, 4097, 100'001, 1 << 20}) {
     const auto x = rb::test::random_signed(n, 99 + static_cast<std::uint64_t>(n));
-    RB_EXPECT_SUM(float_tree_sum(x.data(), n), x, Accumulation::f32_tree);
+    const auto v = check_accuracy(strided_sum<float>(x, n, 1024), rb::test::reference_of(x),
+                                  strided_structure(Accumulator::f32, n, 1024));
+    EXPECT_TRUE(v.ok) << n << ": " << v.message;
+    ASSERT_TRUE(v.rel_tol.has_value());
   }
 }
 
-TEST(Verify, SignedDataSummingToNearZeroDoesNotFailSpuriously) {
+TEST(Accuracy, SignedDataSummingToNearZeroDoesNotFailSpuriously) {
   // x, -x interleaved with a tiny residue: |ref| ~ 1e-3 while sum|x| ~ 1e5. A bound relative to
   // |ref| would reject any float summation; ours scales with sum|x|.
   auto x = rb::test::random_signed(50'000, 3);
@@ -36,66 +69,118 @@ TEST(Verify, SignedDataSummingToNearZeroDoesNotFailSpuriously) {
   x.push_back(1e-3f);
   const auto ref = rb::test::reference_of(x);
   EXPECT_NEAR(ref.sum, 1e-3, 1e-9);
-  const auto v = verify(float_tree_sum(x.data(), static_cast<std::int64_t>(x.size())), ref, Accumulation::f32_tree);
+  const auto n = static_cast<std::int64_t>(x.size());
+  const auto v = check_accuracy(strided_sum<float>(x, n, 64), ref, strided_structure(Accumulator::f32, n, 64));
   EXPECT_TRUE(v.ok) << v.message;
 }
 
-TEST(Verify, ToleranceCanFail) {
-  // One element dropped, or one counted twice (a tail or an overlap bug). The largest element is
-  // moved to the end: a bug that loses a tiny element among 10^5 is below any rounding bound, so
-  // the kernels' tests rely on small odd sizes for those.
-  for (const std::int64_t n : {2, 33, 4097, 100'001}) {
-    auto x = rb::test::random_signed(n, 1 + static_cast<std::uint64_t>(n));
-    std::swap(*std::max_element(x.begin(), x.end(), [](float a, float b) { return std::fabs(a) < std::fabs(b); }),
-              x.back());
+// log2(n) is not the depth of a grid-stride kernel: each of its P threads adds n / P values in
+// a chain. On constant input (a structured file) the correct strided sum exceeds the old
+// log2(n) rule by 14x and stays inside the bound of its stated structure.
+TEST(Accuracy, LongChainsOnConstantInputPassTheirStatedBound) {
+  const std::int64_t n = (std::int64_t{1} << 22) + 1, p = 256;
+  const std::vector<float> x(static_cast<std::size_t>(n), 0.1f);
+  const auto ref = rb::test::reference_of(x);
+  const float got = strided_sum<float>(x, n, p);
+  EXPECT_GT(std::fabs(got - ref.sum), old_rule(ref, false)) << "the old rule would have failed a correct kernel";
+  const auto v = check_accuracy(got, ref, strided_structure(Accumulator::f32, n, p));
+  EXPECT_TRUE(v.ok) << v.message;
+}
+
+// A row that states double accumulation must not pass with float accumulation. On signed
+// uniform data at 2^22 + 1 a 16-lane float sum is 1.1e-9 sum|x| off: inside the old double rule
+// (8 u64 (n - 1) = 3.7e-9), 37x outside the stated 16-lane double structure.
+TEST(Accuracy, DoubleStructureRejectsFloatAccumulation) {
+  const std::int64_t n = (std::int64_t{1} << 22) + 1, p = 16;
+  const auto x = synthetic(rb::bench::Dist::uniform, n);
+  const auto ref = rb::test::reference_of(x);
+  const double in_float = strided_sum<float>(x, n, p);
+  const auto structure = strided_structure(Accumulator::f64, n, p);
+  EXPECT_LT(std::fabs(in_float - ref.sum), old_rule(ref, true)) << "the old rule would have passed it";
+  EXPECT_FALSE(check_accuracy(in_float, ref, structure).ok);
+  const auto v = check_accuracy(strided_sum<double>(x, n, p), ref, structure);
+  EXPECT_TRUE(v.ok) << v.message;
+}
+
+// A float chain of 2^24 or more has no rounding bound: the row reports none (no rel_tol, so it is
+// never counted as within a bound) instead of a tolerance of sum|x| or more that 0.0 would meet.
+TEST(Accuracy, NoBoundIsReportedAsNone) {
+  rb::bench::Reference ref;
+  ref.n = std::int64_t{1} << 28;
+  ref.sum = 20.0;
+  ref.sum_abs = 20.0;
+  const auto v = check_accuracy(0.0, ref, {Accumulator::f32, ref.n, 0, 0, true});
+  EXPECT_TRUE(v.ok);
+  EXPECT_FALSE(v.rel_tol.has_value());
+  EXPECT_FALSE(rb::bench::accuracy_bound({Accumulator::f32, std::int64_t{1} << 24, 0, 0, true}, 1, 1).has_value());
+  EXPECT_TRUE(rb::bench::accuracy_bound({Accumulator::f32, (std::int64_t{1} << 24) - 2, 1, 0, true}, 1, 1).has_value());
+  EXPECT_TRUE(rb::bench::accuracy_bound({Accumulator::f64, ref.n, 0, 0, false}, 1, 1).has_value());
+}
+
+TEST(Accuracy, BoundsOrderByAccumulator) {
+  const Structure f32{Accumulator::f32, 1000, 10, 0, true};
+  Structure kahan = f32, f64 = f32;
+  kahan.acc = Accumulator::f32_compensated;
+  f64.acc = Accumulator::f64;
+  f64.float_result = false;
+  const auto b = [](const Structure& s) { return *rb::bench::accuracy_bound(s, 1.0, 100.0); };
+  EXPECT_LT(b(f64), b(kahan));
+  EXPECT_LT(b(kahan), b(f32));
+  EXPECT_FALSE(rb::bench::accuracy_bound({Accumulator::none}, 1.0, 1.0).has_value());
+}
+
+// The exact check needs no bound: any order sums the integers exactly, and one element dropped
+// or counted twice changes the integer at every n (a bound would hide one uniform value in 10^6).
+TEST(Exact, AnyOrderSumsTheIntegersExactlyAndOneElementFails) {
+  for (const std::int64_t n : {std::int64_t{33}, std::int64_t{4097}, (std::int64_t{1} << 20) + 1, (std::int64_t{1} << 24) + 1}) {
+    const auto x = synthetic(rb::bench::Dist::integers, n);
     const auto ref = rb::test::reference_of(x);
-    const float dropped = float_tree_sum(x.data(), n - 1);
-    const float doubled = float_tree_sum(x.data(), n) + x.back();
-    EXPECT_FALSE(verify(dropped, ref, Accumulation::f32_tree).ok) << n;
-    EXPECT_FALSE(verify(doubled, ref, Accumulation::f32_tree).ok) << n;
-    EXPECT_FALSE(verify(static_cast<double>(dropped), ref, Accumulation::f64).ok) << n;
+    ASSERT_EQ(ref.sum, std::round(ref.sum));
+    for (const std::int64_t p : {1, 7, 256}) {
+      EXPECT_TRUE(check_exact(strided_sum<float>(x, n, p), ref).ok) << n << " " << p;
+      EXPECT_TRUE(check_exact(strided_sum<double>(x, n, p), ref).ok) << n << " " << p;
+    }
+    EXPECT_FALSE(check_exact(strided_sum<float>(x, n - 1, 256), ref).ok) << n;
+    EXPECT_FALSE(check_exact(strided_sum<float>(x, n, 256) + x[static_cast<std::size_t>(n / 2)], ref).ok) << n;
+    EXPECT_NE(check_exact(0.0, ref).message.find("exact check failed"), std::string::npos);
   }
 }
 
-TEST(Verify, RelativeErrorAndMessage) {
+TEST(Accuracy, RelativeErrorAndMessage) {
   const auto x = rb::test::random_signed(1000, 8);
   const auto ref = rb::test::reference_of(x);
-  const auto v = verify(ref.sum + 1.0, ref, Accumulation::f32_tree);
+  const auto v = check_accuracy(ref.sum + 1.0, ref, {Accumulator::f32, 1, 10, 0, true});
   EXPECT_FALSE(v.ok);
   EXPECT_NEAR(v.rel_err, 1.0 / ref.sum_abs, 1e-12);
   EXPECT_NE(v.message.find("expected"), std::string::npos);
-  EXPECT_NE(v.message.find("got"), std::string::npos);
-  EXPECT_GT(v.rel_tol, 0.0);
+  EXPECT_NE(v.message.find("chain 1 + tree 10"), std::string::npos);
+  ASSERT_TRUE(v.rel_tol.has_value());
+  EXPECT_GT(*v.rel_tol, 0.0);
 }
 
-TEST(Verify, ToleranceOrdering) {
-  const auto x = rb::test::random_signed(1 << 16, 4);
-  const auto ref = rb::test::reference_of(x);
-  using rb::bench::tolerance;
-  EXPECT_LT(tolerance(Accumulation::f64, ref), tolerance(Accumulation::f32_tree, ref));
-  EXPECT_LT(tolerance(Accumulation::f32_tree, ref), tolerance(Accumulation::f32_sequential, ref));
-}
-
-TEST(Verify, NonFiniteMustMatchInKind) {
+TEST(Accuracy, NonFiniteMustMatchInKind) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
+  const Structure tree{Accumulator::f32, 1, 4, 0, true};
   rb::bench::Reference ref;
   ref.n = 10;
   ref.nan = 1;
-  EXPECT_TRUE(verify(nan, ref, Accumulation::f32_tree).ok);
-  EXPECT_FALSE(verify(inf, ref, Accumulation::f32_tree).ok);
-  EXPECT_FALSE(verify(1.0, ref, Accumulation::f32_tree).ok);
+  EXPECT_TRUE(check_accuracy(nan, ref, tree).ok);
+  EXPECT_FALSE(check_accuracy(inf, ref, tree).ok);
+  EXPECT_FALSE(check_accuracy(1.0, ref, tree).ok);
   ref.nan = 0;
   ref.pos_inf = 2;
-  EXPECT_TRUE(verify(inf, ref, Accumulation::f32_tree).ok);
-  EXPECT_FALSE(verify(-inf, ref, Accumulation::f32_tree).ok);
-  EXPECT_FALSE(verify(nan, ref, Accumulation::f32_tree).ok);
+  EXPECT_TRUE(check_accuracy(inf, ref, tree).ok);
+  EXPECT_FALSE(check_accuracy(-inf, ref, tree).ok);
+  EXPECT_FALSE(check_accuracy(nan, ref, tree).ok);
   ref.pos_inf = 0;  // finite reference: a NaN result (e.g. an unwritten, poisoned slot) fails
   ref.sum = 1.0;
   ref.sum_abs = 1.0;
-  const auto v = verify(nan, ref, Accumulation::f32_tree);
+  const auto v = check_accuracy(nan, ref, tree);
   EXPECT_FALSE(v.ok);
   EXPECT_NE(v.message.find("NaN"), std::string::npos);
+  // ...even where the structure has no bound.
+  EXPECT_FALSE(check_accuracy(nan, ref, {Accumulator::f32, std::int64_t{1} << 30, 0, 0, true}).ok);
 }
 
 }  // namespace

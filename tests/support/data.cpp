@@ -1,5 +1,6 @@
 #include "tests/support/data.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -31,6 +32,16 @@ bench::Reference reference_of(std::span<const float> x) {
   const std::int64_t sizes[] = {n};
   return bench::compute_references(sizes, [&](std::int64_t b, std::int64_t, float*) { return x.data() + b; })
       .front();
+}
+
+bench::Structure structure(Acc acc, std::int64_t n) {
+  const std::int64_t m = std::max<std::int64_t>(n, 2);
+  switch (acc) {
+    case Acc::f32_tree: return {bench::Accumulator::f32, 0, 8 * bench::tree_depth(m), 0, true};
+    case Acc::f32_sequential: return {bench::Accumulator::f32, 8 * (m - 1), 0, 0, true};
+    case Acc::f64: return {bench::Accumulator::f64, 8 * (m - 1), 0, 0, false};
+  }
+  return {};
 }
 
 }  // namespace rb::test

@@ -11,8 +11,19 @@ namespace {
 
 class SilentReporter : public benchmark::BenchmarkReporter {
  public:
+  explicit SilentReporter(std::map<std::string, double>* times = nullptr) : times_(times) {}
   bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    if (!times_) return;
+    for (const auto& r : runs) {
+      std::string name = r.benchmark_name();
+      if (const auto at = name.rfind("/manual_time"); at != std::string::npos) name.erase(at);
+      (*times_)[name] = r.GetAdjustedRealTime();
+    }
+  }
+
+ private:
+  std::map<std::string, double>* times_;
 };
 
 void init_benchmark_once() {
@@ -41,18 +52,33 @@ bench::Options small_options(std::vector<std::int64_t> sizes) {
   return o;
 }
 
-std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
-                           const std::string& filter) {
+namespace {
+
+std::size_t run_with(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
+                     const std::string& filter, SilentReporter& reporter) {
   init_benchmark_once();
   const auto cases = bench::select_cases(entries, session.options().sizes, filter);
   std::set<std::int64_t> sizes;
   for (const auto& c : cases) sizes.insert(c.n);
   session.select_sizes({sizes.begin(), sizes.end()});
   bench::register_cases(cases, entries);
-  SilentReporter reporter;
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter, filter);
   benchmark::ClearRegisteredBenchmarks();
   return ran;
+}
+
+}  // namespace
+
+std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
+                           const std::string& filter) {
+  SilentReporter reporter;
+  return run_with(session, entries, filter, reporter);
+}
+
+std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
+                           const std::string& filter, std::map<std::string, double>& times_us) {
+  SilentReporter reporter(&times_us);
+  return run_with(session, entries, filter, reporter);
 }
 
 bench::Outcome outcome_of(const bench::Session& session, const std::string& name) {

@@ -1,6 +1,8 @@
 #pragma once
 // Runs backends through the real harness in-process (registration, Google Benchmark's runner,
 // the measurement loop, verification), silently, and leaves the outcomes in the session.
+#include <map>
+#include <string>
 #include <vector>
 
 #include "bench/registry.hpp"
@@ -15,6 +17,10 @@ bench::Options small_options(std::vector<std::int64_t> sizes);
 // Returns how many ran.
 std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
                            const std::string& filter = "all");
+// The same, with a reporter that records each benchmark's reported time per iteration (µs) under
+// its name without the /manual_time suffix.
+std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
+                           const std::string& filter, std::map<std::string, double>& times_us);
 // The outcome recorded for a benchmark name (<backend>/<n>/<mode>); fails the test when absent.
 bench::Outcome outcome_of(const bench::Session& session, const std::string& name);
 

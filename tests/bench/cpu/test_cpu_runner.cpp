@@ -23,28 +23,33 @@ class Throws final : public CpuBackend {
  public:
   explicit Throws(const CpuProblem&) {}
   double run() override { throw std::runtime_error("backend exploded"); }
+  Structure structure() const override { return {}; }
 };
 
 class Skips final : public CpuBackend {
  public:
   explicit Skips(const CpuProblem&) { throw Skip("not on this machine"); }
   double run() override { return 0; }
+  Structure structure() const override { return {}; }
 };
+
+const Summation kChain64 = lanes(Accumulator::f64, 1);
 
 TEST(CpuRunner, CorrectPassesWrongFailsErrorsAreContained) {
   Session session(rb::test::small_options({1, 33, 4097}));
   const auto entries = bind_cpu_backends(session, {
-      cpu_function<&rb::cpu::accumulate_f64>("t/good", Accumulation::f64),
-      cpu_function<&drop_last>("t/drops_last", Accumulation::f64),
-      cpu_backend<Throws>("t/throws", Accumulation::f64),
-      cpu_backend<Skips>("t/skips", Accumulation::f64),
+      cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64),
+      cpu_function<&drop_last>("t/drops_last", kChain64),
+      cpu_backend<Throws>("t/throws"),
+      cpu_backend<Skips>("t/skips"),
   });
   EXPECT_EQ(rb::test::run_in_process(session, entries), 12u);
   for (const char* n : {"1", "33", "4097"}) {
     EXPECT_EQ(outcome_of(session, std::string("t/good/") + n + "/hot").kind, Kind::ok) << n;
     const auto wrong = outcome_of(session, std::string("t/drops_last/") + n + "/hot");
     EXPECT_EQ(wrong.kind, Kind::verification_failed) << n;
-    EXPECT_NE(wrong.message.find("expected"), std::string::npos) << wrong.message;
+    EXPECT_NE(wrong.message.find("exact check failed"), std::string::npos) << wrong.message;
+    EXPECT_EQ(wrong.exact, Outcome::Check::failed) << n;
     EXPECT_EQ(outcome_of(session, std::string("t/throws/") + n + "/hot").kind, Kind::error);
     EXPECT_EQ(outcome_of(session, std::string("t/skips/") + n + "/hot").kind, Kind::skipped);
   }
@@ -58,7 +63,7 @@ TEST(CpuRunner, SizesBeyondTheInputFileAreSkipped) {
   Options o = rb::test::small_options({999, 1000, 1001});
   o.input_path = path.string();
   Session session(o);
-  const auto entries = bind_cpu_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", Accumulation::f64)});
+  const auto entries = bind_cpu_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
   rb::test::run_in_process(session, entries);
   EXPECT_EQ(outcome_of(session, "t/good/999/hot").kind, Kind::ok);
   EXPECT_EQ(outcome_of(session, "t/good/1000/hot").kind, Kind::ok);

@@ -49,7 +49,7 @@ std::vector<float> small_integers(std::int64_t n, int max_abs, std::uint64_t see
   return x;
 }
 
-void expect_sum_every_size(const SumFn& sum, bench::Accumulation acc, std::int64_t max_n) {
+void expect_sum_every_size(const SumFn& sum, test::Acc acc, std::int64_t max_n) {
   const auto x = random_signed(max_n + kMaxOffset + kPad, 99);
   for (int offset = 0; offset <= kMaxOffset; ++offset) {
     for (std::int64_t n = 0; n <= max_n; ++n) {
@@ -77,7 +77,7 @@ void expect_exact_every_size(const SumFn& sum, std::int64_t max_n) {
   }
 }
 
-void expect_large_sizes(const SumFn& sum, bench::Accumulation acc) {
+void expect_large_sizes(const SumFn& sum, test::Acc acc) {
   for (const std::int64_t n : kLargeSizes) {
     for (const int offset : {0, 3}) {
       SCOPED_TRACE(testing::Message() << "n = " << n << ", offset = " << offset);

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/verify.hpp"
+#include "tests/support/data.hpp"
 #include "kernels/cpu/isa.hpp"
 
 namespace rb::test {
@@ -45,11 +45,11 @@ inline constexpr int kMaxOffset = 7;
 std::vector<float> small_integers(std::int64_t n, int max_abs, std::uint64_t seed);
 
 // RB_EXPECT_SUM on random_signed data, every n in [0, max_n], starts offset 0..7 floats.
-void expect_sum_every_size(const SumFn& sum, bench::Accumulation acc, std::int64_t max_n = kEverySizeMax);
+void expect_sum_every_size(const SumFn& sum, test::Acc acc, std::int64_t max_n = kEverySizeMax);
 // The exact sum of small integers, every n in [0, max_n], starts offset 0..7 floats.
 void expect_exact_every_size(const SumFn& sum, std::int64_t max_n = kEverySizeMax);
 // Both checks at large odd sizes (1'000'003 and 2^22 + 1), aligned and offset by 3 floats.
-void expect_large_sizes(const SumFn& sum, bench::Accumulation acc);
+void expect_large_sizes(const SumFn& sum, test::Acc acc);
 // NaN and infinities propagate as IEEE says (the harness checks them when --input has them).
 void expect_non_finite(const SumFn& sum);
 // Compensated (Kahan) sums: |error| <= 4 u32 sum|x| at every size, independent of n.
@@ -77,7 +77,7 @@ inline constexpr std::int64_t kIllConditionedSizes[] = {4099, 1'000'003};
   } while (0)
 
 // The sweep every kernel and runtime goes through, as four tests of Suite. `make_sum` is an
-// expression giving a SumFn (evaluated in each test), `acc` its Accumulation, `why_not` an
+// expression giving a SumFn (evaluated in each test), `acc` its Acc, `why_not` an
 // expression giving why it cannot run here ("" when it can).
 #define RB_SUM_TESTS(Suite, make_sum, acc, why_not)                                                  \
   TEST(Suite, RandomEverySizeAndOffset) {                                                            \

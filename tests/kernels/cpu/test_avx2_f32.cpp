@@ -5,11 +5,11 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::test::call;
 using rb::test::need_avx2;
 
-RB_SUM_TESTS(Avx2F32, call<rb::cpu::avx2_f32>, Accumulation::f32_sequential, need_avx2())
+RB_SUM_TESTS(Avx2F32, call<rb::cpu::avx2_f32>, Acc::f32_sequential, need_avx2())
 
 TEST(Avx2F32, FloatChainsLoseOutliersLowBits) {
   // The counterpart of the Kahan/f64 outlier tests: a plain float sum is not exact there, so

@@ -5,11 +5,11 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::test::call;
 using rb::test::need_avx2;
 
-RB_SUM_TESTS(Avx2F64, call<rb::cpu::avx2_f64>, Accumulation::f64, need_avx2())
+RB_SUM_TESTS(Avx2F64, call<rb::cpu::avx2_f64>, Acc::f64, need_avx2())
 
 TEST(Avx2F64, ExactWithOutliers) {
   RB_SKIP_IF(need_avx2());

@@ -5,11 +5,11 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::test::call;
 using rb::test::need_avx2;
 
-RB_SUM_TESTS(Avx2Kahan, call<rb::cpu::avx2_kahan>, Accumulation::f32_tree, need_avx2())
+RB_SUM_TESTS(Avx2Kahan, call<rb::cpu::avx2_kahan>, Acc::f32_tree, need_avx2())
 
 TEST(Avx2Kahan, ExactWithOutliers) {
   RB_SKIP_IF(need_avx2());

@@ -5,11 +5,11 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::test::call;
 using rb::test::need_avx512;
 
-RB_SUM_TESTS(Avx512F64, call<rb::cpu::avx512_f64>, Accumulation::f64, need_avx512())
+RB_SUM_TESTS(Avx512F64, call<rb::cpu::avx512_f64>, Acc::f64, need_avx512())
 
 TEST(Avx512F64, ExactWithOutliers) {
   RB_SKIP_IF(need_avx512());

@@ -5,11 +5,11 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::test::call;
 using rb::test::need_avx512;
 
-RB_SUM_TESTS(Avx512Kahan, call<rb::cpu::avx512_kahan>, Accumulation::f32_tree, need_avx512())
+RB_SUM_TESTS(Avx512Kahan, call<rb::cpu::avx512_kahan>, Acc::f32_tree, need_avx512())
 
 TEST(Avx512Kahan, ExactWithOutliers) {
   RB_SKIP_IF(need_avx512());

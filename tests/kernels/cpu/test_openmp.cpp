@@ -7,7 +7,7 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::cpu::OpenMP;
 using rb::test::need_avx2;
 using rb::test::runtime_fn;
@@ -21,11 +21,11 @@ constexpr int kThreads = 3;
 constexpr std::int64_t kSplitAlways = 1;
 
 RB_SUM_TESTS(OpenMPUnrolled8F32, (runtime_fn<OpenMP<cpu::unrolled8_f32>>(kThreads, kSplitAlways)),
-             Accumulation::f32_sequential, need_openmp())
+             Acc::f32_sequential, need_openmp())
 RB_SUM_TESTS(OpenMPAvx2F32, (runtime_fn<OpenMP<cpu::avx2_f32>>(kThreads, kSplitAlways)),
-             Accumulation::f32_sequential, need_openmp_avx2())
+             Acc::f32_sequential, need_openmp_avx2())
 RB_SUM_TESTS(OpenMPAvx2F64, (runtime_fn<OpenMP<cpu::avx2_f64>>(kThreads, kSplitAlways)),
-             Accumulation::f64, need_openmp_avx2())
+             Acc::f64, need_openmp_avx2())
 
 TEST(OpenMPAvx2, F64BeatsFloatOnIllConditionedData) {
   RB_SKIP_IF(need_openmp_avx2());

@@ -8,7 +8,7 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::cpu::StdPar;
 using rb::test::call;
 using rb::test::need_avx2;
@@ -21,11 +21,11 @@ std::string need_tbb_avx2() { return need_tbb().empty() ? need_avx2() : need_tbb
 // Blocks of at least 1 float: up to kMaxPstlBlocks blocks at every size, so TBB really splits.
 constexpr std::int64_t kSplitAlways = 1;
 
-RB_SUM_TESTS(StdReducePar, call<cpu::std_reduce_par>, Accumulation::f32_sequential, need_tbb())
-RB_SUM_TESTS(StdReduceParUnseq, call<cpu::std_reduce_par_unseq>, Accumulation::f32_sequential, need_tbb())
-RB_SUM_TESTS(StdParUnrolled8F64, (runtime_fn<StdPar<cpu::unrolled8_f64>>(kSplitAlways)), Accumulation::f64,
+RB_SUM_TESTS(StdReducePar, call<cpu::std_reduce_par>, Acc::f32_sequential, need_tbb())
+RB_SUM_TESTS(StdReduceParUnseq, call<cpu::std_reduce_par_unseq>, Acc::f32_sequential, need_tbb())
+RB_SUM_TESTS(StdParUnrolled8F64, (runtime_fn<StdPar<cpu::unrolled8_f64>>(kSplitAlways)), Acc::f64,
              need_tbb())
-RB_SUM_TESTS(StdParAvx2F32, (runtime_fn<StdPar<cpu::avx2_f32>>(kSplitAlways)), Accumulation::f32_sequential,
+RB_SUM_TESTS(StdParAvx2F32, (runtime_fn<StdPar<cpu::avx2_f32>>(kSplitAlways)), Acc::f32_sequential,
              need_tbb_avx2())
 
 TEST(StdPar, DeterministicAcrossCalls) {

@@ -5,10 +5,10 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::test::call;
 
 // read_f32 is built for several ISAs (target_clones); this checks the one this CPU runs.
-RB_SUM_TESTS(ReadF32, call<rb::cpu::read_f32>, Accumulation::f32_sequential, "")
+RB_SUM_TESTS(ReadF32, call<rb::cpu::read_f32>, Acc::f32_sequential, "")
 
 }  // namespace

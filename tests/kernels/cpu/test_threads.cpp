@@ -10,7 +10,7 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::cpu::Threads;
 using rb::test::need_avx2;
 using rb::test::need_avx512;
@@ -23,21 +23,21 @@ constexpr std::int64_t kSplitAlways = 1;
 
 namespace cpu = rb::cpu;
 RB_SUM_TESTS(ThreadsUnrolled8F32, (runtime_fn<Threads<cpu::unrolled8_f32>>(kThreads, kSplitAlways)),
-             Accumulation::f32_sequential, "")
+             Acc::f32_sequential, "")
 RB_SUM_TESTS(ThreadsAvx2F32, (runtime_fn<Threads<cpu::avx2_f32>>(kThreads, kSplitAlways)),
-             Accumulation::f32_sequential, need_avx2())
+             Acc::f32_sequential, need_avx2())
 RB_SUM_TESTS(ThreadsAvx2Kahan, (runtime_fn<Threads<cpu::avx2_kahan>>(kThreads, kSplitAlways)),
-             Accumulation::f32_tree, need_avx2())
+             Acc::f32_tree, need_avx2())
 RB_SUM_TESTS(ThreadsAvx2F64, (runtime_fn<Threads<cpu::avx2_f64>>(kThreads, kSplitAlways)),
-             Accumulation::f64, need_avx2())
+             Acc::f64, need_avx2())
 RB_SUM_TESTS(ThreadsAvx512F32, (runtime_fn<Threads<cpu::avx512_f32>>(kThreads, kSplitAlways)),
-             Accumulation::f32_sequential, need_avx512())
+             Acc::f32_sequential, need_avx512())
 RB_SUM_TESTS(ThreadsAvx512Kahan, (runtime_fn<Threads<cpu::avx512_kahan>>(kThreads, kSplitAlways)),
-             Accumulation::f32_tree, need_avx512())
+             Acc::f32_tree, need_avx512())
 RB_SUM_TESTS(ThreadsAvx512F64, (runtime_fn<Threads<cpu::avx512_f64>>(kThreads, kSplitAlways)),
-             Accumulation::f64, need_avx512())
+             Acc::f64, need_avx512())
 RB_SUM_TESTS(ThreadsReadF32, (runtime_fn<Threads<cpu::read_f32>>(kThreads, kSplitAlways)),
-             Accumulation::f32_sequential, "")
+             Acc::f32_sequential, "")
 
 TEST(ThreadsAvx2Kahan, CompensationKeptAcrossChunks) {
   RB_SKIP_IF(need_avx2());

@@ -5,11 +5,11 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::test::call;
 
-RB_SUM_TESTS(Unrolled8F32, call<rb::cpu::unrolled8_f32>, Accumulation::f32_sequential, "")
-RB_SUM_TESTS(Unrolled8F64, call<rb::cpu::unrolled8_f64>, Accumulation::f64, "")
+RB_SUM_TESTS(Unrolled8F32, call<rb::cpu::unrolled8_f32>, Acc::f32_sequential, "")
+RB_SUM_TESTS(Unrolled8F64, call<rb::cpu::unrolled8_f64>, Acc::f64, "")
 
 TEST(Unrolled8F64, ExactWithOutliers) { rb::test::expect_exact_with_outliers(call<rb::cpu::unrolled8_f64>); }
 

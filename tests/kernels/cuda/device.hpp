@@ -11,7 +11,7 @@
 #include <span>
 #include <utility>
 
-#include "bench/verify.hpp"
+#include "tests/support/data.hpp"
 #include "kernels/cuda/error.cuh"
 #include "kernels/cuda/sum.hpp"
 
@@ -79,7 +79,7 @@ struct AnyVariant {
 
   double sum(const float* in, std::int64_t n) const { return f32 ? sum_once(*f32, in, n) : sum_once(*f64, in, n); }
   cuda::Geometry geometry(std::int64_t n) const { return f32 ? f32->geometry(n) : f64->geometry(n); }
-  bench::Accumulation accumulation() const { return f32 ? bench::Accumulation::f32_tree : bench::Accumulation::f64; }
+  test::Acc accumulation() const { return f32 ? test::Acc::f32_tree : test::Acc::f64; }
 };
 
 inline void PrintTo(const AnyVariant& v, std::ostream* os) { *os << v.name; }  // gtest's test names

@@ -107,7 +107,7 @@ TEST(Huge, AllVariantsAt2Pow31Plus7_Needs9GB) {
       SCOPED_TRACE(testing::Message() << v.name << ", offset " << offset);
       const double got = v.sum(x.get() + offset, kN);
       EXPECT_EQ(got, static_cast<double>(e.sum));
-      const auto verdict = rb::bench::verify(got, ref, v.accumulation());
+      const auto verdict = rb::test::verify(got, ref, v.accumulation());
       EXPECT_TRUE(verdict.ok) << verdict.message;
     }
     SCOPED_TRACE(testing::Message() << "ref/read, offset " << offset);

@@ -19,7 +19,7 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 using rb::test::DeviceArray;
 
 // Bytes of a device scratch buffer that are not zero: every onepass launch must leave none.
@@ -45,7 +45,7 @@ TEST(Onepass, BitwiseDeterministicOverTenRuns) {
     ASSERT_GT(v.geometry(n).grid, 1) << "needs several blocks finishing in a different order each run";
     std::vector<float> results;
     for (int run = 0; run < 10; ++run) results.push_back(rb::test::sum_into(v, d.get() + 1, n, scratch.get(), out.get()));
-    RB_EXPECT_SUM(results.front(), std::span(x).subspan(1, n), Accumulation::f32_tree);
+    RB_EXPECT_SUM(results.front(), std::span(x).subspan(1, n), Acc::f32_tree);
     for (int run = 1; run < 10; ++run) {
       EXPECT_EQ(std::memcmp(&results[run], &results.front(), sizeof(float)), 0)
           << "run " << run << ": " << results[run] << " vs " << results.front();
@@ -68,7 +68,7 @@ TEST(Onepass, SlotsAreEmptyAgainAfterLaunchesOfDifferentN) {
   for (const std::int64_t n : {big, g.tile + 1, std::int64_t{1}, big - 3, std::int64_t{100'003}, std::int64_t{0}, big}) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", grid " << v.geometry(n).grid);
     RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n),
-                  Accumulation::f32_tree);
+                  Acc::f32_tree);
     EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "slots not put back to zero";
   }
 }
@@ -93,7 +93,7 @@ TEST(Onepass, NanPartialNeitherHangsNorLeaksIntoTheNextLaunch) {
     v->prepare(scratch.get(), bytes, nullptr);
     EXPECT_TRUE(std::isnan(rb::test::sum_into(*v, poisoned.get(), n, scratch.get(), out.get())));
     RB_EXPECT_SUM(rb::test::sum_into(*v, clean.get(), n, scratch.get(), out.get()), std::span(x),
-                  Accumulation::f32_tree);
+                  Acc::f32_tree);
   }
 }
 
@@ -109,7 +109,7 @@ void expect_every_path_sums_correctly(const rb::cuda::Variant<Acc>& v) {
   const std::int64_t huge = rb::cuda::kOnepassBlockCollectMinN;
   const auto x = rb::test::random_signed(std::max(full, huge) + 16, 6);
   const auto d = rb::test::upload(x);
-  const Accumulation acc = sizeof(Acc) == 8 ? Accumulation::f64 : Accumulation::f32_tree;
+  const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
   for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, small, small + 1, large - 1, large,
                                full - 1, full, full + 5, huge - 1, huge, huge + 5}) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", path "
@@ -133,7 +133,7 @@ void expect_shape_sums_correctly() {
   const std::int64_t wave = std::int64_t{g.grid} * g.tile;
   const auto x = rb::test::random_signed(2 * wave + g.row + 3 + 3, 5);
   const auto d = rb::test::upload(x);
-  const Accumulation acc = sizeof(Acc) == 8 ? Accumulation::f64 : Accumulation::f32_tree;
+  const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
   for (const int offset : {0, 3}) {
     for (const std::int64_t n : {std::int64_t{0}, std::int64_t{5}, g.row + 1, g.tile - 1, g.tile + 1, wave - 1,
                                  wave + g.row + 3, 2 * wave + g.row + 3}) {
@@ -167,7 +167,7 @@ void expect_single_block_sums_correctly() {
     for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{3}, std::int64_t{6}, std::int64_t{4 * Threads - 1},
                                  std::int64_t{4 * Threads + 5}, tile - 3, tile - 1, tile}) {
       SCOPED_TRACE(testing::Message() << "t" << Threads << "_u" << Loads << ", offset " << offset << ", n " << n);
-      RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + offset, n), std::span(x).subspan(offset, n), Accumulation::f32_tree);
+      RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + offset, n), std::span(x).subspan(offset, n), Acc::f32_tree);
     }
   }
   EXPECT_THROW(Kernel::sum(d.get(), tile + 1, nullptr, nullptr, nullptr), std::invalid_argument);
@@ -200,7 +200,7 @@ TEST(Onepass, EveryCompletionSumsCorrectlyAndCleansUp) {
     v.prepare(scratch.get(), bytes, nullptr);
     for (const std::int64_t n : {big, std::int64_t{40'009}, big - 1}) {
       RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n),
-                    Accumulation::f32_tree);
+                    Acc::f32_tree);
     }
     EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "slots not put back to zero";
   }
@@ -211,7 +211,7 @@ TEST(Onepass, L2PrefetchHintSumsCorrectly) {
   const auto v = rb::cuda::Onepass<float, rb::cuda::LaunchShape<256, 8, 2, rb::cuda::LoadHint::l2_prefetch_256>>::variant();
   const auto x = rb::test::random_signed(1'000'003 + 2, 9);
   const auto d = rb::test::upload(x);
-  RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + 2, 1'000'003), std::span(x).subspan(2), Accumulation::f32_tree);
+  RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + 2, 1'000'003), std::span(x).subspan(2), Acc::f32_tree);
 }
 
 }  // namespace

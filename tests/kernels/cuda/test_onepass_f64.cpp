@@ -12,7 +12,7 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 
 std::vector<float> uniform(std::int64_t n, float lo, float hi, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -27,8 +27,8 @@ void expect_accurate(const std::vector<float>& x, int offset) {
   const auto d = rb::test::upload(x);
   const std::span<const float> part = std::span(x).subspan(offset);
   const auto ref = rb::test::reference_of(part);
-  const auto f64 = rb::bench::verify(rb::test::sum_once(rb::cuda::onepass_f64, d.get() + offset, n), ref, Accumulation::f64);
-  const auto f32 = rb::bench::verify(rb::test::sum_once(rb::cuda::onepass, d.get() + offset, n), ref, Accumulation::f32_tree);
+  const auto f64 = rb::test::verify(rb::test::sum_once(rb::cuda::onepass_f64, d.get() + offset, n), ref, Acc::f64);
+  const auto f32 = rb::test::verify(rb::test::sum_once(rb::cuda::onepass, d.get() + offset, n), ref, Acc::f32_tree);
   EXPECT_TRUE(f64.ok) << f64.message;
   EXPECT_LE(f64.rel_err, 1e-12) << "n = " << n << " (onepass in float: rel_err " << f32.rel_err << ")";
   ::testing::Test::RecordProperty("rel_err_f64_n" + std::to_string(n), std::to_string(f64.rel_err));

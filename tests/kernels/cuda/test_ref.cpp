@@ -12,7 +12,7 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 
 // What the ref/read adapter does after timing: the partials, added on the host.
 double read_and_add(const float* in, std::int64_t n) {
@@ -35,7 +35,7 @@ TEST(RefRead, PartialsAddUpToTheSum) {
     for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{7}, std::int64_t{4097},
                                  std::int64_t{100'003}, std::int64_t{3'000'001}, max_n}) {
       SCOPED_TRACE(testing::Message() << "offset " << offset << ", n " << n);
-      RB_EXPECT_SUM(read_and_add(d.get() + offset, n), std::span(x).subspan(offset, n), Accumulation::f32_tree);
+      RB_EXPECT_SUM(read_and_add(d.get() + offset, n), std::span(x).subspan(offset, n), Acc::f32_tree);
     }
   }
 }

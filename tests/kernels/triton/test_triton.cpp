@@ -13,7 +13,7 @@
 
 namespace {
 
-using rb::bench::Accumulation;
+using rb::test::Acc;
 
 #define RB_REQUIRE_TRITON()                                                     \
   do {                                                                          \
@@ -85,8 +85,8 @@ TEST(Triton, OddSizesAndOffsets) {
     for (int offset = 0; offset <= 3; ++offset) {
       const std::vector<float> slice(x.begin() + offset, x.begin() + offset + n);
       Device d(slice, offset);
-      RB_EXPECT_SUM(run<rb::triton::TwoPass>(d, n), slice, Accumulation::f32_tree);
-      RB_EXPECT_SUM(run<rb::triton::Onepass>(d, n), slice, Accumulation::f32_tree);
+      RB_EXPECT_SUM(run<rb::triton::TwoPass>(d, n), slice, Acc::f32_tree);
+      RB_EXPECT_SUM(run<rb::triton::Onepass>(d, n), slice, Acc::f32_tree);
     }
   }
 }
@@ -113,10 +113,10 @@ TEST(Triton, OnepassIsBitwiseReproducibleAndResetsItsCounter) {
     sums.push_back(d.result());
     small.sum(d.x, s, d.out, nullptr);  // a different grid in between: the counter must be 0 again
     RB_CUDA_CHECK(cudaDeviceSynchronize());
-    RB_EXPECT_SUM(d.result(), std::span<const float>(x.data(), 1001), Accumulation::f32_tree);
+    RB_EXPECT_SUM(d.result(), std::span<const float>(x.data(), 1001), Acc::f32_tree);
   }
   for (const float v : sums) EXPECT_EQ(std::memcmp(&v, &sums[0], sizeof v), 0);
-  RB_EXPECT_SUM(sums[0], x, Accumulation::f32_tree);
+  RB_EXPECT_SUM(sums[0], x, Acc::f32_tree);
 }
 
 }  // namespace

@@ -1,0 +1,75 @@
+#include "bench/summation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rb::bench {
+namespace {
+
+// gamma(d) = d u / (1 - d u), or nothing once d u >= 1.
+std::optional<double> gamma(double d, double u) {
+  const double du = d * u;
+  if (du >= 1.0) return std::nullopt;
+  return du / (1.0 - du);
+}
+
+}  // namespace
+
+int tree_depth(std::int64_t k) {
+  int d = 0;
+  while ((std::int64_t{1} << d) < k) ++d;
+  return d;
+}
+
+std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double ref_sum_abs) {
+  if (s.acc == Accumulator::none) return std::nullopt;
+  const double u = s.acc == Accumulator::f64 ? kU64 : kU32;
+  std::optional<double> rel;
+  if (s.acc == Accumulator::f32_compensated) {
+    const double chain_u = static_cast<double>(s.chain) * u;
+    if (chain_u < 1.0) rel = (2.0 + static_cast<double>(s.tree) + 4.0 * chain_u) * u;
+  } else {
+    rel = gamma(static_cast<double>(s.chain + s.tree), u);
+  }
+  const auto combine = gamma(static_cast<double>(s.f64_adds), kU64);
+  if (!rel || !combine) return std::nullopt;
+  double abs = (*rel + 2.0 * *combine + 2.0 * kU64) * ref_sum_abs;
+  if (s.float_result) abs += kU32 * (std::fabs(ref_sum) + abs);
+  return abs;
+}
+
+std::string describe(const Structure& s) {
+  const char* acc = s.acc == Accumulator::f32               ? "f32"
+                    : s.acc == Accumulator::f32_compensated ? "f32 Kahan"
+                    : s.acc == Accumulator::f64             ? "f64"
+                                                            : "none";
+  std::string out = std::string(acc) + ", chain " + std::to_string(s.chain) + " + tree " + std::to_string(s.tree);
+  if (s.f64_adds > 0) out += " + " + std::to_string(s.f64_adds) + " in f64";
+  if (s.float_result) out += ", float result";
+  return out;
+}
+
+Summation lanes(Accumulator acc, int lanes, int tail) {
+  return [acc, lanes, tail](std::int64_t n) {
+    return Structure{acc, (n + lanes - 1) / lanes + tail, tree_depth(lanes), 0, true};
+  };
+}
+
+Summation over_chunks(Summation inner, std::function<int(std::int64_t)> parts, std::int64_t chunk_align) {
+  return [inner = std::move(inner), parts = std::move(parts), chunk_align](std::int64_t n) {
+    const std::int64_t p = std::max(1, parts(n));
+    const std::int64_t per = (n + p - 1) / p;
+    Structure s = inner((per + chunk_align - 1) / chunk_align * chunk_align);
+    s.f64_adds += p;
+    return s;
+  };
+}
+
+Structure blocked(Accumulator acc, std::int64_t n, std::int64_t threads, int per_add, std::int64_t tree,
+                  bool float_result) {
+  const std::int64_t per_thread = threads > 0 ? (n + threads * per_add - 1) / (threads * per_add) : n;
+  // A float4 is added as ((x + y) + (z + w)) before it meets the accumulator: two more levels.
+  return {acc, per_thread + 1, tree + (per_add > 1 ? tree_depth(per_add) : 0), 0, float_result};
+}
+
+}  // namespace rb::bench

@@ -1,0 +1,59 @@
+// Planted bugs in CPU backends, caught by the harness at n = 2^20 + 1 and 2^28 + 3 on signed
+// uniform input: an element skipped, one counted twice, a chunked runtime that drops its last
+// chunk (the exact check), and a row that states double accumulation but adds in float (the
+// accuracy bound: the integers of the exact check add exactly in float too).
+#include <gtest/gtest.h>
+
+#include "bench/backends/cpu_runtime.hpp"
+#include "bench/cpu/runner.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/unrolled.hpp"
+#include "tests/mutants/mutation.hpp"
+
+namespace {
+
+using namespace rb::bench;
+
+float skip_last(const float* x, std::int64_t n) noexcept { return rb::cpu::unrolled8_f32(x, n > 0 ? n - 1 : 0); }
+float count_twice(const float* x, std::int64_t n) noexcept {
+  return rb::cpu::unrolled8_f32(x, n) + (n > 0 ? x[n / 2] : 0.0f);
+}
+double f64_in_float(const float* x, std::int64_t n) noexcept { return rb::cpu::unrolled8_f32(x, n); }
+
+// A chunked runtime (parallel.hpp's split into 4) whose loop stops one chunk short.
+struct DropLastChunk {
+  double operator()(const float* x, std::int64_t n) const {
+    const int parts = this->parts(n);
+    double sum = 0;
+    for (int i = 0; i + 1 < parts; ++i) {
+      const auto r = rb::cpu::chunk(n, parts, i);
+      sum += rb::cpu::unrolled8_f32(x + r.begin, r.end - r.begin);
+    }
+    return sum;
+  }
+  int threads() const { return 1; }
+  int parts(std::int64_t n) const { return std::max(2, rb::cpu::parts_for(n, 4, rb::cpu::kMinChunk)); }
+};
+
+TEST(Mutants, CpuBugsAreCaught) {
+  auto options = rb::test::small_options({(std::int64_t{1} << 20) + 1, (std::int64_t{1} << 28) + 3});
+  Session session(options);
+  const Summation eight32 = lanes(Accumulator::f32, 8, 1), eight64 = lanes(Accumulator::f64, 8, 1);
+  const auto entries = bind_cpu_backends(session, {
+      cpu_function<&rb::cpu::unrolled8_f32>("control/unrolled8_f32", eight32),
+      cpu_function<&rb::cpu::unrolled8_f64>("control/unrolled8_f64", eight64),
+      cpu_function<&skip_last>("mutant/skip_last", eight32),
+      cpu_function<&count_twice>("mutant/count_twice", eight32),
+      cpu_runtime<DropLastChunk>("mutant/drop_last_chunk", eight32),
+      cpu_function<&f64_in_float>("mutant/f64_in_float", eight64),
+  });
+  ASSERT_GT(rb::test::run_in_process(session, entries), 0u);
+  rb::test::expect_caught(session,
+                          {{"mutant/skip_last", "skips the last element", true},
+                           {"mutant/count_twice", "counts x[n/2] twice", true},
+                           {"mutant/drop_last_chunk", "chunked runtime drops its last chunk", true},
+                           {"mutant/f64_in_float", "states f64, accumulates in float", false}},
+                          {"control/unrolled8_f32", "control/unrolled8_f64"}, "hot");
+}
+
+}  // namespace
