@@ -49,7 +49,7 @@ void add_context(const Session& session) {
                               "exact: one untimed call per backend and n on nonzero integers in [-8, 8] "
                               "(seed " + std::to_string(session.exact_seed()) + "), zero tolerance; accuracy: "
                               "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
-                              "structure each backend states, ref = compensated fp64; rel_tol absent: no bound exists");
+                              "structure each backend states, ref = compensated fp64; rel_tol absent: no bound below sum|x| exists");
   benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
   add_gpu_context();
 }

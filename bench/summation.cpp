@@ -33,7 +33,11 @@ std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double 
   }
   const auto combine = gamma(static_cast<double>(s.f64_adds), kU64);
   if (!rel || !combine) return std::nullopt;
-  double abs = (*rel + 2.0 * *combine + 2.0 * kU64) * ref_sum_abs;
+  const double total = *rel + 2.0 * *combine + 2.0 * kU64;
+  // A bound of sum|x| or more is met by any result no larger than the data, 0.0 among them: it
+  // checks nothing, so it is no bound.
+  if (total >= 1.0) return std::nullopt;
+  double abs = total * ref_sum_abs;
   if (s.float_result) abs += kU32 * (std::fabs(ref_sum) + abs);
   return abs;
 }

@@ -14,8 +14,9 @@
 // blocked loop: about n / P for P independent accumulators, not log2 n) and `tree` the additions
 // after it on any element's path (lane, warp and block trees, the completion). A compensated
 // (Kahan) accumulator has |E| <= (2u + O(chain u^2)) sum|x| instead; its trees count as plain
-// float levels. When d u >= 1 no such bound exists: the row's accuracy is reported as unchecked,
-// never as verified (a float chain of 2^24 elements or more), and the exact check alone judges it.
+// float levels. When d u >= 1 no such bound exists, and one of sum|x| or more (d u >= 1/2) would
+// pass 0.0: either way the row's accuracy is reported as unchecked, never as verified (a float
+// chain of 2^23 elements or more), and the exact check alone judges it.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -44,8 +45,8 @@ using Summation = std::function<Structure(std::int64_t n)>;
 inline constexpr double kU32 = 0x1p-24;
 inline constexpr double kU64 = 0x1p-53;
 
-// The absolute bound for a reference with this sum and sum|x|; empty when none exists (d u >= 1)
-// or the backend computes no sum.
+// The absolute bound for a reference with this sum and sum|x|; empty when none exists, when it
+// would be sum|x| or more, or when the backend computes no sum.
 std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double ref_sum_abs);
 
 // One line for --list_backends and the docs: "f32, chain 8193 + tree 17".

@@ -45,7 +45,7 @@ Verdict check_accuracy(double got, const Reference& ref, const Structure& s) {
   const double err = std::fabs(got - ref.sum);
   v.rel_err = relative(err, ref.sum_abs);
   const auto tol = accuracy_bound(s, ref.sum, ref.sum_abs);
-  if (!tol) {  // d u >= 1: no rounding bound exists; the exact check alone judges this row
+  if (!tol) {  // no bound that can fail: the exact check alone judges this row
     v.ok = true;
     return v;
   }

@@ -20,12 +20,12 @@ namespace rb::bench {
 struct Verdict {
   bool ok = false;
   double rel_err = 0;              // |got - ref| / sum|x|  (0/0 -> 0, x/0 -> inf)
-  std::optional<double> rel_tol;   // the stated bound / sum|x|; empty: no bound exists (d u >= 1)
+  std::optional<double> rel_tol;   // the stated bound / sum|x|; empty: no bound (summation.hpp)
   std::string message;             // why it failed, with expected and got values; empty when ok
 };
 
-// Accuracy on the benchmark's data. With no bound (Accumulator::none, or d u >= 1) only
-// non-finite results are judged; rel_tol then stays empty.
+// Accuracy on the benchmark's data. With no bound (Accumulator::none, or a float chain too long
+// for one) only non-finite results are judged; rel_tol then stays empty.
 Verdict check_accuracy(double got, const Reference& ref, const Structure& s);
 
 // The exact check: got must equal the integer sum of `exact` bit for bit.

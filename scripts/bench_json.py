@@ -15,6 +15,9 @@ import re
 
 TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
+# reduce_bench's per-row counters that the tables read (README "Reading the JSON").
+COUNTERS = ("n", "rel_err", "rel_tol", "exact", "host_us", "sm_mhz", "threads")
+
 # <backend>/<n>/<cold|hot>/manual_time; the backend may itself contain slashes (cuda/onepass).
 NAME_RE = re.compile(r"^(?P<backend>.+)/(?P<n>\d+)/(?P<mode>cold|hot)(?:/manual_time)?$")
 
@@ -34,6 +37,7 @@ class Bench:
         self.aggregates_bps = {}
         self.errors = []       # SkipWithError messages (failed verification, backend error)
         self.skips = []        # skips: 1.8 SkipWithMessage, reduce_bench's "skipped: ..." errors
+        self.counters = {}     # the checks' counters of the last repetition row (rel_err, rel_tol, ...)
 
     def times(self):
         """(times in us, source): the repetition rows; else the median (or mean) aggregate."""
@@ -146,4 +150,5 @@ def load(path, metric="real_time"):
             bench.samples.append(value)
             if _number(bps):
                 bench.bps.append(float(bps))
+            bench.counters = {k: float(row[k]) for k in COUNTERS if _number(row.get(k))}
     return context, benches

@@ -3,9 +3,9 @@
 // Each line states the serial kernel's structure (bench/summation.hpp): `lanes(acc, L)` is L
 // independent accumulators, each over every L-th element, then a tree over the lanes. A runtime
 // (cpu_runtime.hpp) cuts n into chunks, so its chains are the kernel's over one chunk, and adds
-// the chunk partials in double. A float chain longer than 2^24 has no rounding bound at all:
-// those rows (accumulate_f32 from 2^24, the serial SIMD kernels from 2^29) are reported as
-// unchecked for accuracy, and the exact check alone judges them.
+// the chunk partials in double. A float chain of 2^23 or more has no rounding bound below sum|x|:
+// those rows (accumulate_f32 from 2^23, unrolled8_f32 from 2^26, the serial SIMD kernels from
+// 2^28 and 2^29) are reported as unchecked for accuracy, and the exact check alone judges them.
 //   f32:   accumulate_f32 (1 lane), unrolled8_f32 (8), avx2_f32 (4 x 8), avx512_f32 (4 x 16),
 //          read_f32 (64), std::reduce over floats (TBB picks the leaves: stated as one chain).
 //   Kahan: avx2_kahan (6 x 8 compensated lanes), avx512_kahan (4 x 16), horizontal step in double.

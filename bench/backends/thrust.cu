@@ -10,7 +10,7 @@
 //
 // thrust/transform_reduce (identity functor, cached allocator) was measured too and dropped: on
 // the H200 it was indistinguishable from reduce_cached at every n of the default sweep (within
-// ±2 µs both ways below 2^20, within 1% above; results/h200/baseline.json, commit 19970f7), so the
+// ±2 µs both ways below 2^20, within 1% above; results/h200/baseline.json as of commit 19970f7), so the
 // iterator machinery costs nothing measurable.
 //
 // These calls block until the sum is on the host, so they report blocking(): the runner lets the

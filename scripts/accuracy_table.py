@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""accuracy_table: the two checks of every backend over one or more reduce_bench sweeps.
+
+usage: accuracy_table.py SWEEP.json [SWEEP.json ...] [--out FILE.md]
+
+Per backend: the stated bound (rel_tol, relative to sum|x|) at 2^20 and at the largest n that has
+one (a rel_tol of 1 or more, written by builds before 2026-11-30's rule, counts as no bound, as
+reduce_bench now reports it); over each file (one per input distribution, named by its context's "input"), the largest
+rel_err / rel_tol, the rows without a bound (a float chain of 2^24 or more: accuracy unchecked),
+and the rows whose exact check passed. Reads the JSON through bench_json.py.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from bench_json import BadInput, load, parse_name  # noqa: E402
+
+
+def per_backend(benches):
+    """{backend: [(n, mode, counters)]} for rows that report rel_err."""
+    out = {}
+    for name, b in benches.items():
+        parsed = parse_name(name)
+        if parsed and "rel_err" in b.counters:
+            backend, n, mode = parsed
+            counters = dict(b.counters)
+            if counters.get("rel_tol", 0) >= 1:
+                del counters["rel_tol"]
+            out.setdefault(backend, []).append((n, mode, counters))
+    return out
+
+
+def fmt(v):
+    return "–" if v is None else "{:.2g}".format(v)
+
+
+def table(files):
+    sweeps = []
+    for path in files:
+        context, benches = load(path)
+        sweeps.append((context.get("input", os.path.basename(path)), per_backend(benches)))
+    backends = []
+    for _, rows in sweeps:
+        backends += [b for b in rows if b not in backends]
+    head = ["backend", "bound at 2^20", "bound at largest n"]
+    for label, _ in sweeps:
+        words = label.replace("synthetic ", "").split()
+        head.append("max rel_err / bound, " + (words[0] if words else "?"))
+    head += ["rows without a bound", "exact passed"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for backend in backends:
+        first = sweeps[0][1].get(backend, [])
+        bounds = {n: c["rel_tol"] for n, _, c in first if "rel_tol" in c}
+        at_20 = bounds.get(1 << 20)
+        largest = max(bounds) if bounds else None
+        cells = [backend, fmt(at_20), "{} (n = {})".format(fmt(bounds[largest]), largest) if largest else "–"]
+        no_bound, exact, total = 0, 0, 0
+        for _, rows in sweeps:
+            ratios = [c["rel_err"] / c["rel_tol"] for _, _, c in rows.get(backend, []) if c.get("rel_tol", 0) > 0]
+            cells.append(fmt(max(ratios)) if ratios else "–")
+            for _, _, c in rows.get(backend, []):
+                total += 1
+                no_bound += "rel_tol" not in c
+                exact += c.get("exact") == 1.0
+        cells += [str(no_bound), "{} / {}".format(exact, total)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="+", metavar="SWEEP.json")
+    ap.add_argument("--out", default=None, metavar="FILE.md", help="write here instead of stdout")
+    args = ap.parse_args(argv)
+    try:
+        text = table(args.files)
+    except BadInput as e:
+        print("accuracy_table: " + str(e), file=sys.stderr)
+        return 2
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""readme_results: the README's results block, generated from the committed sweep.
+
+usage: readme_results.py [SWEEP.json] [--readme README.md] [--check]
+
+Rewrites what stands between the README's `<!-- results:begin -->` and `<!-- results:end -->`
+markers: a table of the main GPU backends and the host's best row at the headline sizes (cold,
+medians over the repetitions) and what the two checks established over the whole sweep. With
+--check it changes nothing and exits 1 when the README differs from what it would write: a
+figure typed by hand, or a sweep replaced without regenerating. Reads the JSON through
+bench_json.py and plot.py (standard library only).
+"""
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, HERE)
+from bench_json import BadInput, load, parse_name  # noqa: E402
+from plot import fmt_n, fmt_us, read_sweeps  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+DEFAULT_SWEEP = "results/h200/baseline.json"
+BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
+SIZES = [1 << k for k in (10, 13, 16, 20, 22, 24, 26, 28, 30, 31)]
+GPU = ["cuda/onepass", "triton/onepass", "torch/sum", "thrust/reduce"]
+
+
+def checks_line(benches):
+    """What the two checks established, counted per benchmark name, from the rows' counters."""
+    exact = within = no_bound = timing = failed = total = 0
+    for name, b in benches.items():
+        if not parse_name(name):
+            continue
+        if b.errors:
+            failed += 1
+            continue
+        c = b.counters
+        if "rel_err" not in c:
+            timing += 1
+            continue
+        total += 1
+        exact += c.get("exact") == 1.0
+        if 0 < c.get("rel_tol", 0) < 1:
+            within += 1
+        else:
+            no_bound += 1
+    return ("{} measured benchmarks: {} passed the exact check, {} within their stated accuracy bound, {} "
+            "without a bound (float chains of 2^23 or more: accuracy unchecked), {} failed; {} timing-only "
+            "rows (`ref/launch`).").format(total + failed, exact, within, no_bound, failed, timing)
+
+
+def block(path):
+    sweep = read_sweeps([os.path.join(ROOT, path)])
+    _, benches = load(os.path.join(ROOT, path))
+    cub = sweep.series("cold", "cub")
+    read = sweep.series("cold", "ref/read")
+    host = [b for b in sweep.backends("hot") if b.startswith("cpu/") or b == "ref/cpu_read"]
+    lines = [BEGIN,
+             "Cold, medians of {} per benchmark, from [{}]({}) (its command: `{}`); made by "
+             "`scripts/readme_results.py`. Each cell: µs, then the ratio to CUB (CUB's time over the row's; above 1 "
+             "is faster).".format(sweep.reps_note(), path, path, path.replace(".json", ".command.txt")),
+             "",
+             "| n | cub µs | " + " | ".join(GPU) + " | ref/read GB/s | best host row GB/s (hot) |",
+             "|" + "---|" * (len(GPU) + 4)]
+    for n in SIZES:
+        if n not in cub:
+            continue
+        cells = [fmt_n(n), fmt_us(cub[n].time_us)]
+        for b in GPU:
+            p = sweep.series("cold", b).get(n)
+            cells.append("{} ({:.2f}×)".format(fmt_us(p.time_us), cub[n].time_us / p.time_us) if p else "–")
+        cells.append("{:.0f}".format(read[n].gbps) if n in read else "–")
+        best = max(((sweep.series("hot", b).get(n), b) for b in host if n in sweep.series("hot", b)),
+                   key=lambda t: t[0].gbps, default=None)
+        cells.append("{:.1f} (`{}`)".format(best[0].gbps, best[1]) if best else "–")
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", checks_line(benches), END]
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sweep", nargs="?", default=DEFAULT_SWEEP, metavar="SWEEP.json",
+                    help="relative to the repository root (default: %(default)s)")
+    ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
+    ap.add_argument("--check", action="store_true", help="exit 1 if the README's block is not what would be written")
+    args = ap.parse_args(argv)
+    try:
+        new = block(args.sweep)
+    except BadInput as e:
+        print("readme_results: " + str(e), file=sys.stderr)
+        return 2
+    with open(args.readme, encoding="utf-8") as f:
+        text = f.read()
+    if BEGIN not in text or END not in text:
+        print("readme_results: {} has no {} ... {} block".format(args.readme, BEGIN, END), file=sys.stderr)
+        return 2
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    updated = text[:start] + new + text[end:]
+    if args.check:
+        if updated != text:
+            print("readme_results: the README's results block differs from {}: run scripts/readme_results.py"
+                  .format(args.sweep), file=sys.stderr)
+            return 1
+        return 0
+    with open(args.readme, "w", encoding="utf-8") as f:
+        f.write(updated)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
