@@ -1,6 +1,6 @@
 // Planted bugs in CPU backends, caught by the harness at n = 2^20 + 1 and 2^28 + 3 on signed
 // uniform input: an element skipped, one counted twice, a chunked runtime that drops its last
-// chunk (the exact check), and a row that states double accumulation but adds in float (the
+// chunk, a row that returns 0 (the exact check), and a row that states double accumulation but adds in float (the
 // accuracy bound: the integers of the exact check add exactly in float too).
 #include <gtest/gtest.h>
 
@@ -19,6 +19,9 @@ float count_twice(const float* x, std::int64_t n) noexcept {
   return rb::cpu::unrolled8_f32(x, n) + (n > 0 ? x[n / 2] : 0.0f);
 }
 double f64_in_float(const float* x, std::int64_t n) noexcept { return rb::cpu::unrolled8_f32(x, n); }
+// Returns 0 whatever the data: a float chain of 2^28 has no accuracy bound, so before the exact
+// check such a row counted as verified.
+float zero(const float*, std::int64_t) noexcept { return 0.0f; }
 
 // A chunked runtime (parallel.hpp's split into 4) whose loop stops one chunk short.
 struct DropLastChunk {
@@ -46,13 +49,15 @@ TEST(Mutants, CpuBugsAreCaught) {
       cpu_function<&count_twice>("mutant/count_twice", eight32),
       cpu_runtime<DropLastChunk>("mutant/drop_last_chunk", eight32),
       cpu_function<&f64_in_float>("mutant/f64_in_float", eight64),
+      cpu_function<&zero>("mutant/zero", lanes(Accumulator::f32, 1)),
   });
   ASSERT_GT(rb::test::run_in_process(session, entries), 0u);
   rb::test::expect_caught(session,
                           {{"mutant/skip_last", "skips the last element", true},
                            {"mutant/count_twice", "counts x[n/2] twice", true},
                            {"mutant/drop_last_chunk", "chunked runtime drops its last chunk", true},
-                           {"mutant/f64_in_float", "states f64, accumulates in float", false}},
+                           {"mutant/f64_in_float", "states f64, accumulates in float", false},
+                           {"mutant/zero", "returns 0 (one float chain: no bound at 2^28)", true}},
                           {"control/unrolled8_f32", "control/unrolled8_f64"}, "hot");
 }
 
