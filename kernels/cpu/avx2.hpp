@@ -5,7 +5,7 @@
 //               iteration) instead of 8 scalars. Why faster: 4 adds in flight cover the 3-4
 //               cycle add latency at 2 vector loads per cycle, so one core reads L2/L3 at the
 //               cache's speed, not the adder's. Cost: 32 float chains of n/32 elements each
-//               (Accumulation::f32_sequential); the 32 lanes meet in a fixed tree.
+//               (32 float chains); the 32 lanes meet in a fixed tree.
 //   avx2_kahan  What changed: each lane carries a Kahan correction, also through the tail
 //               (one masked-load step) and the horizontal reduction (the sums and corrections
 //               are widened to double and combined there). Why: the error no longer grows with
@@ -14,7 +14,7 @@
 //               Returned as double so that the final correction is not rounded away.
 //   avx2_f64    What changed: floats are widened (vcvtps2pd) and summed in 4-lane double
 //               accumulators, 4 of them. Why: double accuracy at float bandwidth; the
-//               conversion is one extra uop per 4 floats. Accumulation::f64.
+//               conversion is one extra uop per 4 floats.
 #include <cstdint>
 
 namespace rb::cpu {

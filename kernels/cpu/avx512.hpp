@@ -6,8 +6,8 @@
 //   Why faster:   half the instructions per byte. On cores that split 512-bit ops into two
 //                 256-bit halves (AMD Zen 4) the gain is only in the front end; either way a
 //                 memory-bound run is no faster, and some Intel parts lower their clock.
-//   Cost:         avx512_f32 keeps 64 float chains of n/64 elements (f32_sequential);
-//                 avx512_kahan's error stays ~2 u32 sum|x|; avx512_f64 is Accumulation::f64.
+//   Cost:         avx512_f32 keeps 64 float chains of n/64 elements;
+//                 avx512_kahan's error stays ~2 u32 sum|x|; avx512_f64 adds in double.
 #include <cstdint>
 
 namespace rb::cpu {

@@ -7,7 +7,7 @@
 //   Why a ceiling: 64 lanes = 4 to 16 independent vector adds in flight whatever the ISA, far
 //                 more than a core's share of DRAM bandwidth needs; run on the thread pool
 //                 (threads.hpp) it measures what the memory system delivers, not the kernel.
-//   Cost:         64 float chains of n/64 elements: Accumulation::f32_sequential.
+//   Cost:         64 float chains of n/64 elements.
 #include <cstdint>
 
 namespace rb::cpu {

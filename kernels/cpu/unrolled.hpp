@@ -6,7 +6,7 @@
 //                 cycles); 8 independent chains keep the adders busy. GCC 12 packs them into two
 //                 SSE registers (lane-wise, so no reassociation is needed): ~8x at 2^20.
 //   What it costs: nothing in accuracy: each chain runs over n/8 elements, so the f32 variant
-//                 is still a sequential float sum per chain (Accumulation::f32_sequential).
+//                 is still a sequential float sum per chain (8 float chains of n/8).
 #include <cstdint>
 
 namespace rb::cpu {

@@ -1,6 +1,7 @@
 // ref/launch: an empty kernel, one block of one thread. The floor under every row: what a launch
-// costs between two events when the launch is already queued (FIELD-NOTES: ~2.7 us on an H200).
-// It computes no sum, so the harness times it and does not verify it (Accumulation::none).
+// costs between two events when the launch is already queued (its rows in results/h200/summary.md).
+// It computes no sum, so the harness times it and does not verify it (its adapter states
+// Accumulator::none).
 #include "kernels/cuda/error.cuh"
 #include "kernels/cuda/ref.hpp"
 
