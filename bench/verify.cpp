@@ -35,6 +35,7 @@ Verdict check_accuracy(double got, const Reference& ref, const Structure& s) {
     const double want = ref.expected();
     v.ok = std::isnan(want) ? std::isnan(got) : got == want;
     v.rel_err = v.ok ? 0.0 : std::numeric_limits<double>::infinity();
+    if (v.ok) v.rel_tol = 0.0;  // matched in kind: checked, and nothing less would pass
     if (!v.ok) {
       v.message = std::string("accuracy check failed: expected ") + kind(want) + " (" + std::to_string(ref.nan) +
                   " NaN, " + std::to_string(ref.pos_inf) + " +Inf, " + std::to_string(ref.neg_inf) +

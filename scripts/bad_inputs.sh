@@ -48,6 +48,7 @@ else
 fi
 row "input is a directory" --input="$tmp" "${cpu[@]}"
 row "input shorter than 4n bytes" --input="$tmp/x1000.bin" --sizes=1000,1001 "${cpu[@]}"
+row "input shorter than every size (nothing measured)" --input="$tmp/x1000.bin" --sizes=2000,4000 "${cpu[@]}"
 row "input size not a multiple of 4" --input="$tmp/odd.bin" "${cpu[@]}"
 row "input file empty" --input="$tmp/empty.bin" "${cpu[@]}"
 row "data with NaN (expected NaN)" --input="$tmp/nan.bin" --sizes=21 "${cpu[@]}"
