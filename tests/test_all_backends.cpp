@@ -11,6 +11,8 @@
 #include <limits>
 #include <random>
 
+#include <unistd.h>
+
 #include "bench/backends/backends.hpp"
 #include "bench/gpu/context.hpp"
 #include "tests/support/data.hpp"
@@ -100,6 +102,29 @@ void non_finite(Side side) {
     for (const auto& f : failures) ADD_FAILURE() << label << ": " << f;
     std::filesystem::remove(path);
   }
+}
+
+// A constant input file: every chain adds the same value over and over, the structured case where
+// a bound that assumed log2(n) depth failed correct kernels. Each backend's stated structure
+// (bench/summation.hpp) must hold here too.
+void constant_input(Side side) {
+  const std::int64_t n = (std::int64_t{1} << 22) + 1;
+  const std::vector<float> x(static_cast<std::size_t>(n), 0.1f);
+  const auto path = std::filesystem::temp_directory_path() / ("rb_constant_" + std::to_string(::getpid()) + ".bin");
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size() * 4));
+  Options o = rb::test::small_options({100'003, n});
+  o.input_path = path.string();
+  std::vector<std::string> failures;
+  EXPECT_GT(run_all(side, o, failures), 0u);
+  for (const auto& f : failures) ADD_FAILURE() << "constant 0.1f: " << f;
+  std::filesystem::remove(path);
+}
+
+TEST(AllBackends, ConstantInputCpu) { constant_input(Side::cpu); }
+
+TEST(AllBackends, ConstantInputGpu) {
+  RB_REQUIRE_GPU();
+  constant_input(Side::gpu);
 }
 
 TEST(AllBackends, NonFiniteInputCpu) { non_finite(Side::cpu); }
