@@ -14,8 +14,8 @@
 #include <string>
 #include <utility>
 
-#include "bench/parallel.hpp"
-#include "bench/synth.hpp"
+#include "common/parallel.hpp"
+#include "common/synth.hpp"
 
 namespace rb::bench {
 namespace {

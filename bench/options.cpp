@@ -3,7 +3,7 @@
 #include <charconv>
 #include <string_view>
 
-#include "bench/sizes.hpp"
+#include "common/sizes.hpp"
 
 namespace rb::bench {
 namespace {

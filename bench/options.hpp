@@ -5,16 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "common/synth.hpp"
+
 namespace rb::bench {
 
-// What the synthetic input holds (--dist). Both are generated identically on the GPU and the CPU.
-enum class Dist {
-  harmonic,  // x[i] = 1 / (i + 1): the seed study's default; positive, slowly shrinking
-  uniform,   // signed uniform in [-1, 1) from a counter-based hash of (seed, i)
-  normal,    // approximately standard normal: (sum of four 16-bit uniforms - 2) * sqrt(3)
-  integers,  // random nonzero integers in [-8, 8]: every summation order adds them exactly (the
-             // data of the exact check, bench/verify.hpp)
-};
+using Dist = rb::synth::Dist;
 
 inline constexpr int kMaxOffset = 64;
 

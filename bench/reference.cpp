@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "bench/parallel.hpp"
+#include "common/parallel.hpp"
 
 namespace rb::bench {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <new>
 
-#include "bench/parallel.hpp"
+#include "common/parallel.hpp"
 #include "bench/verify.hpp"
 
 namespace rb::bench {

@@ -3,7 +3,7 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 
 namespace rb::bench::gpu {
 

@@ -1,6 +1,6 @@
 #include "bench/gpu/harness_kernels.cuh"
-#include "bench/synth.hpp"
-#include "kernels/cuda/error.cuh"
+#include "common/synth.hpp"
+#include "common/cuda_check.hpp"
 
 namespace rb::bench::gpu {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 
 namespace rb::bench::gpu {
 

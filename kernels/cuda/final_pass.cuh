@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/block_sum.cuh"
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 #include "kernels/cuda/tuning.cuh"
 
 namespace rb::cuda {

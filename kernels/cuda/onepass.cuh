@@ -19,7 +19,7 @@
 #include <stdexcept>
 
 #include "kernels/cuda/chunk_sum.cuh"
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/residency.cuh"
 #include "kernels/cuda/slots.cuh"

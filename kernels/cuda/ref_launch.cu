@@ -2,7 +2,7 @@
 // costs between two events when the launch is already queued (its rows in results/h200/summary.md).
 // It computes no sum, so the harness times it and does not verify it (its adapter states
 // Accumulator::none).
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 #include "kernels/cuda/ref.hpp"
 
 namespace rb::cuda::ref {

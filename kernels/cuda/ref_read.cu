@@ -5,7 +5,7 @@
 // ref/read is what onepass's completion costs. It is still checked: the partials must add up to
 // the reference, which proves every element was read exactly once.
 #include "kernels/cuda/chunk_sum.cuh"
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/ref.hpp"
 #include "kernels/cuda/residency.cuh"

@@ -9,7 +9,7 @@
 #include <array>
 #include <atomic>
 
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 
 namespace rb::cuda {
 namespace detail {

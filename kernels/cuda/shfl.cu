@@ -8,7 +8,7 @@
 //         launches. The article indexed with `unsigned`, which wraps past 2^32 elements; here the
 //         index is 64-bit.
 #include "kernels/cuda/block_sum.cuh"
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 #include "kernels/cuda/final_pass.cuh"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/sum.hpp"

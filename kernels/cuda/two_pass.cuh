@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "kernels/cuda/chunk_sum.cuh"
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 #include "kernels/cuda/final_pass.cuh"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/residency.cuh"

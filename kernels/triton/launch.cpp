@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 
 namespace rb::triton {
 namespace {

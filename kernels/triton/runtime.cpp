@@ -7,7 +7,7 @@
 #include <mutex>
 #include <sstream>
 
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 
 namespace py = pybind11;
 

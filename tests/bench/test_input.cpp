@@ -10,7 +10,7 @@
 #include <fstream>
 #include <vector>
 
-#include "bench/synth.hpp"
+#include "common/synth.hpp"
 #include "tests/support/data.hpp"
 
 namespace {

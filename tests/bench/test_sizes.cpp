@@ -1,11 +1,11 @@
-#include "bench/sizes.hpp"
+#include "common/sizes.hpp"
 
 #include <gtest/gtest.h>
 
 namespace {
 
-using rb::bench::parse_size;
-using rb::bench::parse_size_list;
+using rb::parse_size;
+using rb::parse_size_list;
 
 TEST(Sizes, AcceptsEveryForm) {
   EXPECT_EQ(parse_size("0"), 0);
@@ -57,7 +57,7 @@ TEST(Sizes, EmptyItemsAreErrors) {
 }
 
 TEST(Sizes, DefaultSweep) {
-  const auto v = rb::bench::default_sizes();
+  const auto v = rb::default_sizes();
   EXPECT_EQ(v.size(), 22u + 7u);
   EXPECT_EQ(v.front(), 1024);
   EXPECT_EQ(v.back(), std::int64_t{1} << 31);

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "bench/synth.hpp"
+#include "common/synth.hpp"
 #include "tests/support/data.hpp"
 
 namespace {
@@ -36,9 +36,9 @@ Structure strided_structure(Accumulator acc, std::int64_t n, std::int64_t p) {
   return {acc, (n + p - 1) / p, tree_depth(p), 0, acc != Accumulator::f64};
 }
 
-std::vector<float> synthetic(rb::bench::Dist dist, std::int64_t n, std::uint64_t seed = 7) {
+std::vector<float> synthetic(rb::synth::Dist dist, std::int64_t n, std::uint64_t seed = 7) {
   std::vector<float> x(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = rb::bench::synth::value(dist, seed, i);
+  for (std::int64_t i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = rb::synth::value(dist, seed, i);
   return x;
 }
 
@@ -92,7 +92,7 @@ TEST(Accuracy, LongChainsOnConstantInputPassTheirStatedBound) {
 // (8 u64 (n - 1) = 3.7e-9), 37x outside the stated 16-lane double structure.
 TEST(Accuracy, DoubleStructureRejectsFloatAccumulation) {
   const std::int64_t n = (std::int64_t{1} << 22) + 1, p = 16;
-  const auto x = synthetic(rb::bench::Dist::uniform, n);
+  const auto x = synthetic(rb::synth::Dist::uniform, n);
   const auto ref = rb::test::reference_of(x);
   const double in_float = strided_sum<float>(x, n, p);
   const auto structure = strided_structure(Accumulator::f64, n, p);
@@ -136,7 +136,7 @@ TEST(Accuracy, BoundsOrderByAccumulator) {
 // or counted twice changes the integer at every n (a bound would hide one uniform value in 10^6).
 TEST(Exact, AnyOrderSumsTheIntegersExactlyAndOneElementFails) {
   for (const std::int64_t n : {std::int64_t{33}, std::int64_t{4097}, (std::int64_t{1} << 20) + 1, (std::int64_t{1} << 24) + 1}) {
-    const auto x = synthetic(rb::bench::Dist::integers, n);
+    const auto x = synthetic(rb::synth::Dist::integers, n);
     const auto ref = rb::test::reference_of(x);
     ASSERT_EQ(ref.sum, std::round(ref.sum));
     for (const std::int64_t p : {1, 7, 256}) {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bench/options.hpp"
-#include "bench/sizes.hpp"
+#include "common/sizes.hpp"
 
 namespace {
 
@@ -18,7 +18,7 @@ void check(bool ok) {
 
 void check_sizes(const std::vector<std::int64_t>& sizes) {
   for (std::size_t i = 0; i < sizes.size(); ++i) {
-    check(sizes[i] >= 0 && sizes[i] <= rb::bench::kMaxSize);
+    check(sizes[i] >= 0 && sizes[i] <= rb::kMaxSize);
     if (i > 0) check(sizes[i - 1] < sizes[i]);
   }
 }
@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (text.size() > 4096) return 0;  // ranges like 1..2^48 are cheap, but keep inputs small
 
   try {
-    check_sizes(rb::bench::parse_size_list(text));
+    check_sizes(rb::parse_size_list(text));
   } catch (const std::invalid_argument&) {
   }
 

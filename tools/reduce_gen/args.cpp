@@ -4,7 +4,7 @@
 #include <optional>
 #include <string_view>
 
-#include "bench/sizes.hpp"
+#include "common/sizes.hpp"
 
 namespace rb::gen {
 namespace {
@@ -36,7 +36,7 @@ std::int64_t parse_count(const std::string& text) {
   if (text.empty()) throw UsageError("-n needs a value");
   std::int64_t n = 0;
   try {
-    n = rb::bench::parse_size(text);
+    n = rb::parse_size(text);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("-n: ") + e.what());
   }

@@ -1,11 +1,11 @@
 #include "tools/reduce_gen/values.hpp"
 
-#include "bench/synth.hpp"
+#include "common/synth.hpp"
 
 namespace rb::gen {
 namespace {
 
-namespace synth = rb::bench::synth;
+namespace synth = rb::synth;
 
 template <class F>
 void fill_with(F f, float* dst, std::int64_t begin, std::int64_t end) {

@@ -1,5 +1,5 @@
 #pragma once
-// The values reduce_gen writes: bench/synth.hpp's own functions, so a file equals reduce_bench's
+// The values reduce_gen writes: common/synth.hpp's own functions, so a file equals reduce_bench's
 // synthetic input (--dist, --seed) bitwise, on the GPU as on the CPU.
 // Every value depends only on (dist, seed, i): files can be written in any chunk order and a
 // shorter file is a prefix of a longer one.

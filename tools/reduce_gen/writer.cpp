@@ -13,7 +13,7 @@
 #include <future>
 #include <memory>
 
-#include "bench/parallel.hpp"
+#include "common/parallel.hpp"
 
 namespace rb::gen {
 namespace {
@@ -104,7 +104,7 @@ void check_space(const Output& out, const std::string& path, std::int64_t bytes)
 
 void fill_chunk(GenDist dist, std::uint64_t seed, float* dst, std::int64_t begin, std::int64_t end) {
   const std::int64_t tasks = (end - begin + kTaskValues - 1) / kTaskValues;
-  rb::bench::parallel_for(tasks, [&](std::int64_t t) {
+  rb::parallel_for(tasks, [&](std::int64_t t) {
     const std::int64_t b = begin + t * kTaskValues;
     fill(dist, seed, dst + (b - begin), b, std::min(end, b + kTaskValues));
   });

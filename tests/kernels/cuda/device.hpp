@@ -12,7 +12,7 @@
 #include <utility>
 
 #include "tests/support/data.hpp"
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 #include "kernels/cuda/sum.hpp"
 
 namespace rb::test {

@@ -17,8 +17,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "bench/parallel.hpp"
-#include "bench/synth.hpp"
+#include "common/parallel.hpp"
+#include "common/synth.hpp"
 #include "kernels/cuda/ref.hpp"
 #include "kernels/cuda/sum.hpp"
 #include "tests/kernels/cuda/device.hpp"
@@ -31,7 +31,7 @@ constexpr int kMaxOffset = 3;
 constexpr std::uint64_t kSeed = 0x5EED;
 
 __host__ __device__ inline std::int64_t value(std::int64_t i) {
-  const std::uint64_t h = rb::bench::synth::mix(kSeed + static_cast<std::uint64_t>(i));
+  const std::uint64_t h = rb::synth::mix(kSeed + static_cast<std::uint64_t>(i));
   const auto magnitude = static_cast<std::int64_t>(1 + (h & 7));
   return (h & 8) != 0 ? -magnitude : magnitude;
 }
@@ -53,7 +53,7 @@ std::vector<Exact> exact_sums() {
   const std::int64_t total = kN + kMaxOffset;
   constexpr std::int64_t kChunk = std::int64_t{1} << 24;
   std::atomic<std::int64_t> sum{0}, sum_abs{0};
-  rb::bench::parallel_for((total + kChunk - 1) / kChunk, [&](std::int64_t c) {
+  rb::parallel_for((total + kChunk - 1) / kChunk, [&](std::int64_t c) {
     std::int64_t s = 0, a = 0;
     for (std::int64_t i = c * kChunk; i < std::min(total, (c + 1) * kChunk); ++i) {
       const std::int64_t v = value(i);

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 #include "kernels/triton/launch.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/gpu.hpp"

@@ -1,4 +1,4 @@
-#include "bench/parallel.hpp"
+#include "common/parallel.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace rb::bench {
+namespace rb {
 
 void parallel_for(std::int64_t count, const std::function<void(std::int64_t)>& fn) {
   if (count <= 0) return;
@@ -34,4 +34,4 @@ void parallel_for(std::int64_t count, const std::function<void(std::int64_t)>& f
   if (error) std::rethrow_exception(error);
 }
 
-}  // namespace rb::bench
+}  // namespace rb

@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <functional>
 
-namespace rb::bench {
+namespace rb {
 
 // Calls fn(i) for every i in [0, count) on up to hardware_concurrency threads, each taking the
 // next index from a shared counter; returns when all are done and rethrows the first exception.
 void parallel_for(std::int64_t count, const std::function<void(std::int64_t)>& fn);
 
-}  // namespace rb::bench
+}  // namespace rb

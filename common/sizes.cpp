@@ -1,4 +1,4 @@
-#include "bench/sizes.hpp"
+#include "common/sizes.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace rb::bench {
+namespace rb {
 namespace {
 
 [[noreturn]] void bad(std::string_view text, const std::string& why) {
@@ -95,4 +95,4 @@ std::vector<std::int64_t> default_sizes() {
   return out;
 }
 
-}  // namespace rb::bench
+}  // namespace rb

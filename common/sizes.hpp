@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace rb::bench {
+namespace rb {
 
 // Largest n accepted: 2^48 floats (1 PiB) keeps 4 * n * iterations inside int64.
 inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 48;
@@ -18,7 +18,7 @@ inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 48;
 std::int64_t parse_size(std::string_view text);
 // A comma-separated list; the result is sorted and free of duplicates.
 std::vector<std::int64_t> parse_size_list(std::string_view text);
-// 2^10 ... 2^31 in powers of two, plus the seed study's 1e4 1e5 1e6 1e7 1e8 5e8 1e9.
+// 2^10 ... 2^31 in powers of two, plus the decimal sizes 1e4 1e5 1e6 1e7 1e8 5e8 1e9.
 std::vector<std::int64_t> default_sizes();
 
-}  // namespace rb::bench
+}  // namespace rb

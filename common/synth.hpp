@@ -5,7 +5,6 @@
 // or one scale-and-subtract), so both sides hold bitwise the same values; a GPU test checks it.
 #include <cstdint>
 
-#include "bench/options.hpp"
 
 #if defined(__CUDACC__)
 #define RB_HOST_DEVICE __host__ __device__
@@ -13,7 +12,18 @@
 #define RB_HOST_DEVICE
 #endif
 
-namespace rb::bench::synth {
+namespace rb::synth {
+
+// What a synthetic input holds (reduce_bench --dist, reduce_gen). Generated identically on the
+// GPU and the CPU.
+enum class Dist {
+  harmonic,  // x[i] = 1 / (i + 1): positive, slowly shrinking
+  uniform,   // signed uniform in [-1, 1) from a counter-based hash of (seed, i)
+  normal,    // approximately standard normal: (sum of four 16-bit uniforms - 2) * sqrt(3)
+  integers,  // random nonzero integers in [-8, 8]: every summation order adds them exactly (the
+             // data of the exact check)
+};
+
 
 // splitmix64's finalizer: a bijective mix, so distinct (seed, i) give independent-looking bits.
 RB_HOST_DEVICE inline std::uint64_t mix(std::uint64_t z) {
@@ -61,4 +71,4 @@ RB_HOST_DEVICE inline float value(Dist dist, std::uint64_t seed, std::int64_t i)
   return 0.0f;
 }
 
-}  // namespace rb::bench::synth
+}  // namespace rb::synth

@@ -1,4 +1,4 @@
-#include "kernels/cuda/error.cuh"
+#include "common/cuda_check.hpp"
 
 namespace rb::cuda {
 
