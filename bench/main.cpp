@@ -1,5 +1,7 @@
-// reduce_bench: parse our flags, let Google Benchmark parse its own, register backends x sizes x
-// modes, run, and turn verification failures into the exit status.
+// reduce_bench's main(): parse our flags, let Google Benchmark parse its own, register backends x
+// sizes x modes, run, and turn verification failures into the exit status. The backends are
+// whatever the executable registered (RB_REGISTER_BACKEND): reduce_bench links the built-in ones,
+// a user's executable its own (reduce_bench::main in the installed package).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "bench/backends/backends.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/options.hpp"
 #include "bench/registry.hpp"
@@ -41,7 +42,19 @@ void list_backends(const std::vector<BackendEntry>& entries, const std::string& 
   if (!gpu_why_not.empty() && !said) std::printf("GPU backends: %s\n", gpu_why_not.c_str());
 }
 
-void add_context(const Session& session) {
+// The available backends in sweep order ("backends") and the others with their reasons
+// ("backends_unavailable"), so scripts read the names from the run instead of hard-coding them.
+void add_backend_context(const std::vector<BackendEntry>& entries) {
+  std::string available, unavailable;
+  for (const auto& e : entries) {
+    if (e.unavailable.empty()) available += (available.empty() ? "" : ",") + e.name;
+    else unavailable += (unavailable.empty() ? "" : "; ") + e.name + ": " + e.unavailable;
+  }
+  benchmark::AddCustomContext("backends", available);
+  benchmark::AddCustomContext("backends_unavailable", unavailable);
+}
+
+void add_context(const Session& session, const std::vector<BackendEntry>& entries) {
   benchmark::AddCustomContext("reduce_bench_version", RB_VERSION);
   benchmark::AddCustomContext("build_type", RB_BUILD_TYPE);
   benchmark::AddCustomContext("input", session.input_description());
@@ -51,6 +64,7 @@ void add_context(const Session& session) {
                               "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
                               "structure each backend states, ref = compensated fp64; rel_tol absent: no bound below sum|x| exists");
   benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
+  add_backend_context(entries);
   add_gpu_context();
 }
 
@@ -121,8 +135,7 @@ int run(int argc, char** argv) {
 
   Session session(options);  // InputError for a bad --input: caught in main
   std::string gpu_why_not;
-  auto entries = cpu_backend_entries(session);
-  for (auto& e : gpu_backend_entries(session, gpu_why_not)) entries.push_back(std::move(e));
+  const auto entries = registered_backends(session, gpu_why_not);
   if (options.list_backends) {
     list_backends(entries, gpu_why_not);
     return kExitOk;
@@ -141,7 +154,7 @@ int run(int argc, char** argv) {
   session.select_sizes({sizes.begin(), sizes.end()});
   register_cases(cases, entries);
 
-  if (!options.list_tests) add_context(session);
+  if (!options.list_tests) add_context(session, entries);
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   release_gpu();

@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <regex>
+#include <set>
+#include <stdexcept>
+
+#include "bench/cpu/runner.hpp"
+#include "bench/gpu/context.hpp"
 
 namespace rb::bench {
 namespace {
@@ -18,6 +23,16 @@ void for_each_case(const std::vector<BackendEntry>& entries, const std::vector<s
 }
 
 }  // namespace
+
+std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu_why_not) {
+  auto entries = bind_cpu_backends(session, registered_cpu_backends());
+  for (auto& e : bind_registered_gpu_backends(session, gpu_why_not)) entries.push_back(std::move(e));
+  std::set<std::string> names;
+  for (const auto& e : entries) {
+    if (!names.insert(e.name).second) throw std::logic_error("backend '" + e.name + "' is registered as CPU and GPU backend");
+  }
+  return entries;
+}
 
 std::vector<Case> select_cases(const std::vector<BackendEntry>& entries,
                                const std::vector<std::int64_t>& sizes, const std::string& filter) {

@@ -2,6 +2,11 @@
 // Registration: every available backend x every size x {cold, hot} becomes one Google Benchmark,
 // named <backend>/<n>/<mode> (Google Benchmark appends /manual_time). Results and plots join on
 // these names: renaming a backend is a format change.
+//
+// The sweep order, whatever order the adapter files were linked in: the CPU backends, then the
+// GPU backends; on each side the registrations (one RB_REGISTER_BACKEND each, bench/
+// registration.hpp) sorted by the name of their first backend, the rows of one registration in
+// the order it lists them (the cuda/ variants are one table, in progression order).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -19,6 +24,11 @@ struct BackendEntry {
   std::vector<Mode> modes;          // which of cold/hot it is registered for
   std::function<void(benchmark::State&, const Case&)> run;
 };
+
+// Every registered backend bound to the session, in sweep order. Without a usable GPU (or
+// without CUDA in this build) the GPU entries are unavailable, or absent, and `gpu_why_not` says
+// why. A name registered twice throws std::logic_error.
+std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu_why_not);
 
 // The cases of the available entries whose names pass the filter (Google Benchmark's syntax:
 // a regex, "all", or a leading '-' to negate), in registration order.

@@ -1,4 +1,4 @@
-// Every registered backend (bench/backends/*_list.cpp), through the real harness, on randomized
+// Every registered backend (RB_REGISTER_BACKEND in bench/backends/), through the real harness, on randomized
 // inputs: sizes 1..10^5, start offsets 0..3 floats, the three distributions, a fixed seed list so
 // a failure reproduces. New backends join by registration alone. CPU backends run everywhere, GPU
 // backends where a device is (label gpu). Also non-finite inputs, which must be matched in kind.
@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-#include "bench/backends/backends.hpp"
+#include "bench/cpu/runner.hpp"
 #include "bench/gpu/context.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/gpu.hpp"
@@ -26,9 +26,9 @@ using namespace rb::bench;
 enum class Side { cpu, gpu };
 
 std::vector<BackendEntry> entries_for(Side side, Session& session) {
-  if (side == Side::cpu) return cpu_backend_entries(session);
+  if (side == Side::cpu) return bind_cpu_backends(session, registered_cpu_backends());
   std::string why_not;
-  auto e = gpu_backend_entries(session, why_not);
+  auto e = bind_registered_gpu_backends(session, why_not);
   EXPECT_TRUE(why_not.empty()) << why_not;
   return e;
 }

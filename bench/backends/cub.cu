@@ -32,6 +32,6 @@ class CubSum final : public GpuBackend {
 
 }  // namespace
 
-GpuBackendDef cub_sum() { return gpu_backend<CubSum>("cub"); }
+RB_REGISTER_BACKEND(gpu_backend<CubSum>("cub"));
 
 }  // namespace rb::bench::gpu

@@ -6,11 +6,14 @@
 
 namespace rb::bench::gpu {
 
-GpuBackendDef cuda_shfl() { return cuda_kernel("cuda/shfl", rb::cuda::shfl); }
-GpuBackendDef cuda_vec4() { return cuda_kernel("cuda/vec4", rb::cuda::vec4); }
-GpuBackendDef cuda_vec4_ilp4() { return cuda_kernel("cuda/vec4_ilp4", rb::cuda::vec4_ilp4); }
-GpuBackendDef cuda_auto() { return cuda_kernel("cuda/auto", rb::cuda::vec4_auto); }
-GpuBackendDef cuda_onepass() { return cuda_kernel("cuda/onepass", rb::cuda::onepass); }
-GpuBackendDef cuda_onepass_f64() { return cuda_kernel("cuda/onepass_f64", rb::cuda::onepass_f64); }
+// One registration, in the order of the progression.
+RB_REGISTER_BACKEND(std::vector<GpuBackendDef>{
+    cuda_kernel("cuda/shfl", rb::cuda::shfl),
+    cuda_kernel("cuda/vec4", rb::cuda::vec4),
+    cuda_kernel("cuda/vec4_ilp4", rb::cuda::vec4_ilp4),
+    cuda_kernel("cuda/auto", rb::cuda::vec4_auto),
+    cuda_kernel("cuda/onepass", rb::cuda::onepass),
+    cuda_kernel("cuda/onepass_f64", rb::cuda::onepass_f64),
+});
 
 }  // namespace rb::bench::gpu

@@ -59,7 +59,6 @@ class RefRead final : public GpuBackend {
 
 }  // namespace
 
-GpuBackendDef ref_launch() { return gpu_backend<RefLaunch>("ref/launch"); }
-GpuBackendDef ref_read() { return gpu_backend<RefRead>("ref/read"); }
+RB_REGISTER_BACKEND(std::vector<GpuBackendDef>{gpu_backend<RefLaunch>("ref/launch"), gpu_backend<RefRead>("ref/read")});
 
 }  // namespace rb::bench::gpu

@@ -112,4 +112,6 @@ std::vector<GpuBackendDef> cuda_tuning_backends() {
   };
 }
 
+RB_REGISTER_BACKEND(cuda_tuning_backends());
+
 }  // namespace rb::bench::gpu

@@ -92,9 +92,7 @@ class ThrustSum final : public GpuBackend {
 
 }  // namespace
 
-GpuBackendDef thrust_reduce() { return gpu_backend<ThrustSum<Call::reduce>>("thrust/reduce"); }
-GpuBackendDef thrust_reduce_cached() {
-  return gpu_backend<ThrustSum<Call::reduce_cached>>("thrust/reduce_cached");
-}
+RB_REGISTER_BACKEND(std::vector<GpuBackendDef>{gpu_backend<ThrustSum<Call::reduce>>("thrust/reduce"),
+                                               gpu_backend<ThrustSum<Call::reduce_cached>>("thrust/reduce_cached")});
 
 }  // namespace rb::bench::gpu

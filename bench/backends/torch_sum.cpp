@@ -45,6 +45,6 @@ class TorchSum final : public GpuBackend {
 
 }  // namespace
 
-GpuBackendDef torch_sum() { return gpu_backend<TorchSum>("torch/sum"); }
+RB_REGISTER_BACKEND(gpu_backend<TorchSum>("torch/sum"));
 
 }  // namespace rb::bench::gpu

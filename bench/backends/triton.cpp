@@ -1,10 +1,12 @@
 // triton/two_pass and triton/onepass: kernels written in Triton (kernels/triton/sum.py), compiled
 // once through the embedded interpreter when the adapter is constructed (untimed), launched from
-// C++ with the CUDA runtime: no Python between the events.
+// C++ with the CUDA runtime: no Python between the events. Built when pybind11 and an embeddable
+// Python were found (bench/CMakeLists.txt); `import triton` is probed when the backends are bound.
 #include <algorithm>
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "bench/backends/gpu_defs.hpp"
 #include "bench/session.hpp"
@@ -77,8 +79,6 @@ GpuBackendDef triton_def(std::string name, Shape shape) {
   return def;
 }
 
-}  // namespace
-
 GpuBackendDef triton_two_pass(std::string name, rb::triton::TwoPassShape shape) {
   return triton_def<rb::triton::TwoPass>(std::move(name), shape);
 }
@@ -87,7 +87,8 @@ GpuBackendDef triton_onepass(std::string name, rb::triton::OnepassShape shape) {
   return triton_def<rb::triton::Onepass>(std::move(name), shape);
 }
 
-std::vector<GpuBackendDef> triton_tuning_backends() {
+// The tuning grid (-DRB_TUNING_BACKENDS=ON): launch shapes of both kernels, as tune/* rows.
+[[maybe_unused]] std::vector<GpuBackendDef> triton_tuning_backends() {
   std::vector<GpuBackendDef> out;
   for (const auto& [block, warps] : {std::pair{1024, 4}, {2048, 4}, {4096, 8}, {8192, 8}, {8192, 16}}) {
     out.push_back(triton_two_pass("tune/triton_two_pass/b" + std::to_string(block) + "_w" + std::to_string(warps),
@@ -103,9 +104,12 @@ std::vector<GpuBackendDef> triton_tuning_backends() {
   return out;
 }
 
-std::vector<GpuBackendDef> triton_backends() {
-  return {triton_two_pass("triton/two_pass", rb::triton::kTwoPassShape),
-          triton_onepass("triton/onepass", rb::triton::kOnepassShape)};
-}
+}  // namespace
+
+RB_REGISTER_BACKEND(std::vector<GpuBackendDef>{triton_two_pass("triton/two_pass", rb::triton::kTwoPassShape),
+                                               triton_onepass("triton/onepass", rb::triton::kOnepassShape)});
+#if RB_TUNING_BACKENDS
+RB_REGISTER_BACKEND(triton_tuning_backends());
+#endif
 
 }  // namespace rb::bench::gpu

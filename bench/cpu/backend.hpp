@@ -3,16 +3,19 @@
 //   - the constructor does any set-up (thread pools, buffers); it is not timed;
 //   - run() computes the sum of problem.data[0, n) and returns it; it is the timed call;
 //   - structure() states how it adds (bench/summation.hpp): its accuracy bound follows from it.
-// Register it with one line in bench/backends/cpu_list.cpp:
-//   cpu_backend<MyAdapter>("cpu/my_kernel")
+// Register it with one line at namespace scope in the adapter's own file (bench/registration.hpp):
+//   RB_REGISTER_BACKEND(cpu_backend<MyAdapter>("cpu/my_kernel"));
 // or, for a plain function `R f(const float*, std::int64_t)`, with the kernel's structure:
-//   cpu_function<&f>("cpu/my_kernel", lanes(Accumulator::f32, 8))
+//   RB_REGISTER_BACKEND(cpu_function<&f>("cpu/my_kernel", lanes(Accumulator::f32, 8)));
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
+#include "bench/registration.hpp"
 #include "bench/summation.hpp"
 
 namespace rb::bench {
@@ -36,6 +39,13 @@ struct CpuBackendDef {
   std::function<std::unique_ptr<CpuBackend>(const CpuProblem&)> make;
   std::string unavailable;  // e.g. "CPU lacks AVX-512F"; empty when it can run
 };
+
+// A backend this build or machine cannot run, listed with the reason and skipped.
+inline CpuBackendDef unavailable_backend(std::string name, std::string why) {
+  return {std::move(name),
+          [](const CpuProblem&) -> std::unique_ptr<CpuBackend> { throw std::logic_error("unavailable backend"); },
+          std::move(why)};
+}
 
 template <class Adapter>
 CpuBackendDef cpu_backend(std::string name, std::string unavailable = {}) {
@@ -72,5 +82,17 @@ CpuBackendDef cpu_function(std::string name, Summation summation, std::string un
           },
           std::move(unavailable)};
 }
+
+// RB_REGISTER_BACKEND's overload for CPU backends (bench/cpu/registry.cpp keeps them).
+bool register_backends(std::function<std::vector<CpuBackendDef>()> make, const char* where);
+inline std::vector<CpuBackendDef> backend_list(CpuBackendDef def) {
+  std::vector<CpuBackendDef> out;
+  out.push_back(std::move(def));
+  return out;
+}
+inline std::vector<CpuBackendDef> backend_list(std::vector<CpuBackendDef> defs) { return defs; }
+
+// Every registered CPU backend, evaluated now, in sweep order (bench/registry.hpp).
+std::vector<CpuBackendDef> registered_cpu_backends();
 
 }  // namespace rb::bench

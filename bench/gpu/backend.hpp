@@ -7,7 +7,8 @@
 //   - result() returns the sum after the timed loop (problem.out.read_f32/f64 does the copy);
 //   - structure() states how it adds (bench/summation.hpp): its accuracy bound follows from it.
 // A failure throws (RB_CUDA_CHECK); the harness turns it into a skipped benchmark.
-// Register it with one line in bench/backends/gpu_list.cpp.
+// Register it with one line at namespace scope in the adapter's own file (bench/registration.hpp):
+//   RB_REGISTER_BACKEND(gpu_backend<MyAdapter>("cuda/my_kernel"));
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -15,8 +16,10 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "bench/gpu/memory.hpp"
+#include "bench/registration.hpp"
 #include "bench/summation.hpp"
 
 namespace rb::bench::gpu {
@@ -91,5 +94,17 @@ GpuBackendDef gpu_backend(std::string name, std::string unavailable = {}) {
           [](const GpuProblem& p) -> std::unique_ptr<GpuBackend> { return std::make_unique<Adapter>(p); },
           std::move(unavailable)};
 }
+
+// RB_REGISTER_BACKEND's overload for GPU backends (bench/gpu/registry.cpp keeps them).
+bool register_backends(std::function<std::vector<GpuBackendDef>()> make, const char* where);
+inline std::vector<GpuBackendDef> backend_list(GpuBackendDef def) {
+  std::vector<GpuBackendDef> out;
+  out.push_back(std::move(def));
+  return out;
+}
+inline std::vector<GpuBackendDef> backend_list(std::vector<GpuBackendDef> defs) { return defs; }
+
+// Every registered GPU backend, evaluated now, in sweep order (bench/registry.hpp).
+std::vector<GpuBackendDef> registered_gpu_backends();
 
 }  // namespace rb::bench::gpu

@@ -1,6 +1,15 @@
 #pragma once
 // The GPU side's process-wide hooks, without CUDA types (a CPU-only build links bench/gpu/none.cpp).
+#include <string>
+#include <vector>
+
+#include "bench/registry.hpp"
+
 namespace rb::bench {
+
+// The registered GPU backends bound to the session (bench/gpu/runner.hpp), in sweep order. Without
+// a usable device they are unavailable, and without CUDA in this build absent; `why_not` says why.
+std::vector<BackendEntry> bind_registered_gpu_backends(Session& session, std::string& why_not);
 
 // GPU, driver, clocks at start, flush method and library versions into the JSON context.
 void add_gpu_context();

@@ -5,6 +5,11 @@
 
 namespace rb::bench {
 
+std::vector<BackendEntry> bind_registered_gpu_backends(Session&, std::string& why_not) {
+  why_not = "GPU backends not built: nvcc was not found when this build was configured";
+  return {};
+}
+
 void add_gpu_context() { benchmark::AddCustomContext("gpu", "none (CPU-only build)"); }
 
 void release_gpu() {}

@@ -24,7 +24,7 @@
 #include "bench/gpu/runner.hpp"
 
 #include "bench/gpu/context.hpp"
-#include "bench/gpu/gpu_session.hpp"
+#include "bench/gpu/session.hpp"
 #include "bench/report.hpp"
 
 namespace rb::bench {
@@ -153,6 +153,10 @@ std::vector<BackendEntry> gpu::bind_gpu_backends(Session& session, std::vector<G
     out.push_back(std::move(e));
   }
   return out;
+}
+
+std::vector<BackendEntry> bind_registered_gpu_backends(Session& session, std::string& why_not) {
+  return gpu::bind_gpu_backends(session, gpu::registered_gpu_backends(), why_not);
 }
 
 void add_gpu_context() {

@@ -2,6 +2,7 @@
 // Runs backends through the real harness in-process (registration, Google Benchmark's runner,
 // the measurement loop, verification), silently, and leaves the outcomes in the session.
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,15 @@ std::size_t run_in_process(bench::Session& session, const std::vector<bench::Bac
 // its name without the /manual_time suffix.
 std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
                            const std::string& filter, std::map<std::string, double>& times_us);
+// The registered backend (registered_cpu_backends() or gpu::registered_gpu_backends()) of that
+// name; throws when none is registered.
+template <class Def>
+Def by_name(const std::vector<Def>& registered, const std::string& name) {
+  for (const auto& def : registered) {
+    if (def.name == name) return def;
+  }
+  throw std::logic_error("no backend '" + name + "' is registered");
+}
 // The outcome recorded for a benchmark name (<backend>/<n>/<mode>); fails the test when absent.
 bench::Outcome outcome_of(const bench::Session& session, const std::string& name);
 

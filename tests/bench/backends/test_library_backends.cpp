@@ -2,7 +2,7 @@
 // CUB's single-tile/two-kernel boundary, and one size above 2^31 (64-bit counts end to end).
 #include <gtest/gtest.h>
 
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/gpu/backend.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/runner.hpp"
 #include "tests/support/gpu.hpp"
@@ -14,7 +14,10 @@ using namespace rb::bench;
 using Kind = Outcome::Kind;
 
 std::vector<gpu::GpuBackendDef> library_backends() {
-  return {gpu::cub_sum(), gpu::thrust_reduce(), gpu::thrust_reduce_cached()};
+  const auto registered = gpu::registered_gpu_backends();
+  std::vector<gpu::GpuBackendDef> out;
+  for (const char* name : {"cub", "thrust/reduce", "thrust/reduce_cached"}) out.push_back(rb::test::by_name(registered, name));
+  return out;
 }
 
 void expect_all_verified(std::vector<std::int64_t> sizes) {

@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/gpu/backend.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/runner.hpp"
 #include "tests/support/gpu.hpp"
@@ -23,8 +23,9 @@ TEST(TorchTriton, OddAndLargeSizes) {
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   Session session(rb::test::small_options(sizes));
-  std::vector<gpu::GpuBackendDef> defs = gpu::triton_backends();
-  defs.push_back(gpu::torch_sum());
+  const auto registered = gpu::registered_gpu_backends();
+  std::vector<gpu::GpuBackendDef> defs;
+  for (const char* name : {"triton/two_pass", "triton/onepass", "torch/sum"}) defs.push_back(rb::test::by_name(registered, name));
   std::string why_not, skipped;
   auto entries = gpu::bind_gpu_backends(session, defs, why_not);
   std::erase_if(entries, [&](const BackendEntry& e) {

@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "bench/backends/gpu_defs.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/harness_kernels.cuh"
 #include "bench/gpu/runner.hpp"
@@ -22,13 +21,15 @@ namespace {
 using namespace rb::bench;
 using namespace rb::bench::gpu;
 using rb::test::outcome_of;
+
+GpuBackendDef registered(const std::string& name) { return rb::test::by_name(registered_gpu_backends(), name); }
 using Kind = Outcome::Kind;
 
 // CUB over n - 1 elements: the classic off-by-one.
 class CubDropsLast final : public GpuBackend {
  public:
   explicit CubDropsLast(const GpuProblem& p)
-      : inner_(cub_sum().make(GpuProblem{p.input, p.n - 1, p.stream, p.scratch, p.out, p.sm_count})) {}
+      : inner_(registered("cub").make(GpuProblem{p.input, p.n - 1, p.stream, p.scratch, p.out, p.sm_count})) {}
   void enqueue(cudaStream_t s) override { inner_->enqueue(s); }
   double result() override { return inner_->result(); }
   Structure structure() const override { return inner_->structure(); }
@@ -53,7 +54,7 @@ TEST(GpuRunner, CubPassesBrokenBackendsFail) {
   RB_REQUIRE_GPU();
   Session session(rb::test::small_options({1, 33, 4096, 4097, 1'000'001}));
   std::string why_not;
-  const auto entries = bind_gpu_backends(session, {cub_sum(), gpu_backend<CubDropsLast>("t/drops_last"),
+  const auto entries = bind_gpu_backends(session, {registered("cub"), gpu_backend<CubDropsLast>("t/drops_last"),
                                                    gpu_backend<Silent>("t/silent")},
                                          why_not);
   ASSERT_TRUE(why_not.empty()) << why_not;
@@ -88,7 +89,7 @@ TEST(GpuRunner, AllocationFailureIsContained) {
   RB_REQUIRE_GPU();
   Session session(rb::test::small_options({4097, 1'000'001}));
   std::string why_not;
-  const auto entries = bind_gpu_backends(session, {gpu_backend<GreedyScratch>("t/greedy"), cub_sum()}, why_not);
+  const auto entries = bind_gpu_backends(session, {gpu_backend<GreedyScratch>("t/greedy"), registered("cub")}, why_not);
   rb::test::run_in_process(session, entries);
   for (const char* tail : {"/4097/cold", "/4097/hot", "/1000001/cold", "/1000001/hot"}) {
     const auto greedy = outcome_of(session, std::string("t/greedy") + tail);
@@ -107,7 +108,7 @@ TEST(GpuRunner, BlockingBackendColdIsNotFasterThanHot) {
   RB_REQUIRE_GPU();
   Session session(rb::test::small_options({1 << 10, 1 << 20}));
   std::string why_not;
-  const auto entries = bind_gpu_backends(session, {thrust_reduce(), thrust_reduce_cached()}, why_not);
+  const auto entries = bind_gpu_backends(session, {registered("thrust/reduce"), registered("thrust/reduce_cached")}, why_not);
   ASSERT_TRUE(why_not.empty()) << why_not;
   std::map<std::string, std::vector<double>> runs;
   for (int rep = 0; rep < 5; ++rep) {

@@ -1,4 +1,4 @@
-#include "bench/gpu/gpu_session.hpp"
+#include "bench/gpu/session.hpp"
 
 #include <algorithm>
 #include <cstdlib>
