@@ -5,7 +5,6 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <type_traits>
 
 #include "kernels/cuda/block_sum.cuh"
 #include "kernels/cuda/layout.cuh"
@@ -13,52 +12,15 @@
 
 namespace rb::cuda {
 
-// One 16-byte load of the input: through the read-only path (ldg), or cached in L2 only (cg:
-// skips L1 allocation, as streaming data is never reused), or with PTX's L2::256B prefetch
-// qualifier (on a miss, L2 fetches the whole 256-byte group). The last two are tuning
-// experiments (tune/onepass/*_cg, *_pf).
-template <LoadHint Hint>
-__device__ __forceinline__ float4 load_float4(const float4* p) {
-  if constexpr (Hint == LoadHint::cg) {
-    return __ldcg(p);
-  } else if constexpr (Hint == LoadHint::l2_prefetch_256) {
-    float4 v;
-    asm("ld.global.nc.L2::256B.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
-    return v;
-  } else {
-    return __ldg(p);
-  }
-}
-
-// a + b = s + e exactly, s = fl(a + b) (Knuth's branch-free two-sum; _rn: never contracted).
-__device__ __forceinline__ float two_sum(float a, float b, float& e) {
-  const float s = __fadd_rn(a, b);
-  const float bb = __fsub_rn(s, a);
-  e = __fadd_rn(__fsub_rn(a, __fsub_rn(s, bb)), __fsub_rn(b, bb));
-  return s;
-}
-
-// The four floats of v, added pairwise in Acc (each float converted first when Acc is double;
-// tuning.cuh: Widen for the other ways into a double).
-template <class Acc, Widen W = Widen::each>
+// The four floats of v, added pairwise in Acc (each converted first when Acc is double).
+template <class Acc>
 __device__ __forceinline__ Acc lane_sum(float4 v) {
-  if constexpr (std::is_same_v<Acc, double> && W == Widen::two_sum) {
-    float e1, e2, e3;
-    const float s = two_sum(two_sum(v.x, v.y, e1), two_sum(v.z, v.w, e2), e3);
-    // |x + y| or |s| beyond FLT_MAX: s is inf or NaN; the exact path then (NaN inputs as well).
-    if (!isfinite(s)) return lane_sum<Acc, Widen::each>(v);
-    return double(s) + double(__fadd_rn(__fadd_rn(e1, e2), e3));
-  } else if constexpr (std::is_same_v<Acc, double> && W == Widen::float_sum) {
-    return double((v.x + v.y) + (v.z + v.w));
-  } else {
-    return (Acc(v.x) + Acc(v.y)) + (Acc(v.z) + Acc(v.w));
-  }
+  return (Acc(v.x) + Acc(v.y)) + (Acc(v.z) + Acc(v.w));
 }
 
 // body[row], or zeros for a row at or past end.
-template <LoadHint Hint>
 __device__ __forceinline__ float4 load_row(const float4* __restrict__ body, std::int64_t row, std::int64_t end) {
-  return row < end ? load_float4<Hint>(body + row) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  return row < end ? __ldg(body + row) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
 
 // The accumulators added pairwise, in a fixed order: ((a0 + a1) + (a2 + a3)) + ...
@@ -74,10 +36,9 @@ __device__ __forceinline__ Acc pairwise_sum(Acc (&acc)[N]) {
 
 // This thread's part of body[begin, end): float4s begin + threadIdx.x, then every Threads-th, in
 // steps of Unroll rows (Shape: tuning.cuh's LaunchShape). Each step issues Unroll independent
-// 16-byte loads before consuming any of them, into Unroll independent accumulators, so a warp
-// keeps Unroll loads in flight instead of one: HBM3e needs that memory-level parallelism
-// (FIELD-NOTES: 2.4 TB/s with one, 4.66 TB/s with four). Unroll = 1 is the seed's plain loop.
-// __ldg: read-only path; the input is never written here.
+// 16-byte loads (__ldg: the input is never written) before consuming any, into Unroll
+// accumulators, so a warp keeps Unroll loads in flight instead of one: HBM's bandwidth needs bytes
+// in flight (Little's law).
 // `#pragma unroll 1` keeps Unroll honest: left alone, nvcc -O3 unrolls this loop 4x more (visible
 // in the PTX) and ptxas may hoist those loads too, so the loads in flight would be the compiler's
 // choice, not the shape's, and vec4 would quietly become an ILP kernel.
@@ -95,9 +56,9 @@ __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body,
   for (; i < full_steps_end; i += kStep) {
     float4 v[kUnroll];
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) v[k] = load_float4<Shape::hint>(body + i + k * kThreads);
+    for (int k = 0; k < kUnroll; ++k) v[k] = __ldg(body + i + k * kThreads);
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) acc[k] += lane_sum<Acc, Shape::widen>(v[k]);
+    for (int k = 0; k < kUnroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
   }
   // Fewer than Unroll rows left (a chunk whose length is not a whole number of tiles, or the
   // body's partial last row): the same step with each load predicated, so the rest still costs
@@ -105,9 +66,9 @@ __device__ __forceinline__ Acc thread_chunk_sum(const float4* __restrict__ body,
   if (i < r.end) {
     float4 v[kUnroll];
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) v[k] = load_row<Shape::hint>(body, i + k * kThreads, r.end);
+    for (int k = 0; k < kUnroll; ++k) v[k] = load_row(body, i + k * kThreads, r.end);
 #pragma unroll
-    for (int k = 0; k < kUnroll; ++k) acc[k] += lane_sum<Acc, Shape::widen>(v[k]);
+    for (int k = 0; k < kUnroll; ++k) acc[k] += lane_sum<Acc>(v[k]);
   }
 
   return pairwise_sum(acc);

@@ -70,8 +70,8 @@ struct EvenShare {
 };
 
 // Blocks for n floats when each block should read at least one full tile and at most max_grid
-// blocks run: a small n gets a grid sized to its work (a full grid costs ~1.3 us over an empty
-// launch at tiny n: FIELD-NOTES), a large n the whole machine. At least 1, so n = 0 still writes 0.
+// blocks run: a small n gets a grid sized to its work (no idle blocks to launch and retire), a
+// large n the whole machine. At least 1, so n = 0 still writes 0.
 inline int work_sized_grid(std::int64_t n, std::int64_t tile_floats, int max_grid) {
   return static_cast<int>(std::clamp<std::int64_t>(ceil_div(n, tile_floats), 1, max_grid));
 }

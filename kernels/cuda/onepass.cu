@@ -1,20 +1,17 @@
-// cuda/onepass: the best kernel here. One launch for any n.
+// cuda/onepass: the best kernel here. One launch for any n (onepass.cuh).
 //   Changed from vec4_ilp4: (1) no second kernel: up to 16384 floats one lean block sums
-//         everything (SingleBlock); above, every block hands its partial to the block that
-//         finishes through a slot word (slots.cuh), and that block adds them in a fixed order and
-//         empties the slots, so there is no memset launch either; (2) the grid is sized to the
-//         work: one block per tile up to SMs x blocks per SM; (3) 4 or 8 float4 loads in flight
-//         per thread, and a launch shape and completion per range of n (OnepassBySize), each
-//         the winner of a sweep on the H200 (tuning.cuh).
-//   Why faster: at small and medium n the second launch (~2-3 µs) and the idle blocks of a full
-//         grid are most of the time; at large n it reads like ref/read (8 loads in flight).
+//         everything (SingleBlock); above, every block hands its partial to the finisher through
+//         a slot (slots.cuh), which adds them in a fixed order and empties the slots, so there is
+//         no memset launch either; (2) the grid is sized to the work: one block per tile up to
+//         SMs x blocks per SM; (3) 4 or 8 float4 loads in flight per thread, and a launch shape
+//         and completion per range of n (OnepassBySize), each the winner of a sweep (tuning.cuh).
+//   Why faster: at small and medium n the second launch (ref/launch: 2.7 µs) and the idle blocks
+//         of a full grid are most of the time; at large n it reads like ref/read (8 loads in flight).
 //   What it costs: over ref/read, 0.2-0.45 µs up to 2^18 and 0.65-1.05 µs above (the finisher's
 //         round trip for the partials, behind the other blocks' streaming;
-//         results/h200/kernels_final/); 4 bytes of scratch per block,
-//         zeroed once (prepare()) and left zeroed by every launch. Deterministic: no
-//         floating-point atomics anywhere.
+//         results/h200/kernels_final/summary.md); one slot of scratch per block, zeroed once
+//         (prepare()) and left zeroed by every launch. Deterministic: no floating-point atomics.
 #include "kernels/cuda/onepass.cuh"
-#include "kernels/cuda/tuning.cuh"
 
 namespace rb::cuda {
 

@@ -1,16 +1,28 @@
 #pragma once
-// The one-launch reduction, templated on the accumulator (float: onepass.cu, double:
-// onepass_f64.cu) and on the launch shape (tuning.cuh; the tune/onepass/* grid instantiates more).
+// cuda/onepass and cuda/onepass_f64: one launch for any n, templated on the accumulator (float:
+// onepass.cu, double: onepass_f64.cu), the launch shape (tuning.cuh) and the completion.
 //
-// Every block sums a contiguous chunk (chunk_sum.cuh). A grid of one block writes its sum and is
-// done. Otherwise every block but the last stores its partial into a slot word and exits, and
-// the last block (its warp 0, or all its threads above 2^22) waits for the slots and adds them in
-// a fixed order (slots.cuh: no fence, no atomic read-modify-write, no memset launch, no
-// floating-point atomics).
+// Up to one tile, one lean block sums everything (SingleBlock). Above, a grid: every block sums
+// its chunk; every block but the last stores its partial into its slot and exits; the last block,
+// the finisher, waits for the slots, adds them and its own partial in a fixed order, and writes
+// the sum (slots.cuh: no fence, no atomic read-modify-write, no memset launch, no floating-point
+// atomics). How the finisher collects is the completion: FinishEarly (finish_early.cuh) or
+// FinishBlock (finish_block.cuh), by n (OnepassBySize).
 //
-// Determinism: the grid depends only on n (and the device), each block's chunk only on the input
-// pointer, n and the grid, and the partials are added in an order fixed by the grid whichever
-// block finished last, so the same call gives the same bits every time.
+// Terms:
+//   row       one float4 per thread of a block: what one load instruction of the block reads
+//   tile      one step of a block's loop, Shape::unroll rows (Shape::tile_floats floats)
+//   chunk     the contiguous rows one block sums
+//   share     how the body is dealt into chunks that differ by at most one row (EvenShare)
+//   edge      the scalar head and tail around the float4 body (<= 3 floats each), added by block 0
+//   partial   one block's sum of its chunk (and block 0's edges)
+//   slot      one scratch word per block: its partial, encoded, or 0 while empty (slots.cuh)
+//   finisher  the grid's last block: adds the other blocks' partials to its own
+//   batch     the slots a finisher thread loads at once before waiting: one L2 round trip
+//
+// Deterministic: the grid depends only on n (and the device), each block's chunk only on the
+// input pointer, n and the grid, and the partials are added in an order fixed by the grid, so the
+// same call gives the same bits every time.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -18,8 +30,10 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "kernels/cuda/chunk_sum.cuh"
 #include "common/cuda_check.hpp"
+#include "kernels/cuda/chunk_sum.cuh"
+#include "kernels/cuda/finish_block.cuh"
+#include "kernels/cuda/finish_early.cuh"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/residency.cuh"
 #include "kernels/cuda/slots.cuh"
@@ -33,62 +47,19 @@ namespace detail {
 // launch puts back what it used).
 inline constexpr std::size_t kOnepassSlotsOffset = 256;
 
-template <class Acc, class Shape, Completion C>
+// Finish: FinishEarly or FinishBlock (or an experiment's completion): how the blocks' sums of
+// their chunks become one sum in *out.
+template <class Acc, class Shape, class Finish>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
-    Split x, EvenShare share, unsigned* ticket, typename SlotWord<Acc>::type* slots, Acc* out) {
+    Split x, EvenShare share, unsigned*, Slot<Acc>* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
-  if constexpr (C == Completion::finisher_early) {
-    // The last block's warp 0 reads the other blocks' slots before its own block tree, so that
-    // the round trip overlaps the tree, and keeps its own partial (a grid of one reads nothing).
-    constexpr int kBatch = 8;  // 256 slots a batch; held across the block tree, 9 or more spill
-    const bool last = blockIdx.x + 1 == gridDim.x;
-    const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
-    const int others = static_cast<int>(gridDim.x) - 1;
-    const Acc v = thread_share<Acc, Shape>(x, share);
-    SlotBatch<Acc, kBatch> seen{};
-    if (last && threadIdx.x < kWarpSize) seen = peek_slots<Acc, kBatch, kWarpSize>(slots, lane, others);
-    const Acc block_total = block_sum<Shape::threads>(v, storage);
-    if (!last) {
-      if (threadIdx.x == 0) publish_partial(block_total, slots);
-      return;
-    }
-    if (threadIdx.x >= kWarpSize) return;
-    const Acc rest = warp_sum(take_slots<Acc, kBatch, kWarpSize>(slots, lane, others, seen));
-    if (threadIdx.x == 0) *out = rest + block_total;
-    return;
-  }
-  const Acc block_total = block_chunk_sum<Acc, Shape>(x, share, storage);
-  if (gridDim.x == 1) {  // small n: no other block to wait for
-    if (threadIdx.x == 0) *out = block_total;
-    return;
-  }
-  if constexpr (C == Completion::finisher_block) {
-    // The last block keeps its own partial and, with all its threads, takes everyone else's.
-    if (blockIdx.x + 1 < gridDim.x) {
-      if (threadIdx.x == 0) publish_partial(block_total, slots);
-      return;
-    }
-    __syncthreads();  // warp 0's reads of storage in block_chunk_sum, before its reuse
-    const Acc others = collect_partials_block<Acc, Shape::threads>(slots, static_cast<int>(gridDim.x) - 1, storage);
-    if (threadIdx.x == 0) *out = others + block_total;
-    return;
-  }
-  if (threadIdx.x >= kWarpSize) return;  // the block's sum is in thread 0: warp 0 does the rest
-  bool finisher = false;
-  if (threadIdx.x == 0) {
-    publish_partial(block_total, slots);
-    finisher = is_finisher<C>(ticket);
-  }
-  if (!__shfl_sync(kFullWarp, finisher, 0)) return;
-  const Acc total = collect_partials<Acc, C>(slots, static_cast<int>(gridDim.x), ticket);
-  if (threadIdx.x == 0) *out = total;
+  Finish::template finish<Shape>(x, share, slots, out, storage);
 }
 
 // One block for n <= Shape::tile_floats: the tiny paths' kernel, lean on purpose.
 // 32-bit indices, three kernel parameters, no loop and no grid logic: every thread issues all of
-// its Shape::unroll loads at once, predicated, then the block tree. At n = 4096 the general kernel
-// (one block of onepass_kernel) took 0.1-0.17 µs longer than CUB's single-tile kernel, cold and
-// hot (results/h200/baseline.json): fixed cost, not bandwidth.
+// its Shape::unroll loads at once, predicated, then the block tree. One block of onepass_kernel
+// takes 0.1-0.2 µs longer up to 8192 floats (tuning.cuh): fixed cost, not bandwidth.
 template <class Acc, class Shape>
 __global__ __launch_bounds__(Shape::threads) void single_block_kernel(const float* x, int n, Acc* out) {
   constexpr int kThreads = Shape::threads, kLoads = Shape::unroll;
@@ -133,10 +104,11 @@ struct SingleBlock {
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
-template <class Acc, class Shape, detail::Completion C = detail::Completion::finisher_polls>
+// A grid of Shape blocks completed by Finish, for any n (one block writes its sum directly).
+template <class Acc, class Shape, class Finish>
 struct Onepass {
-  static constexpr auto kKernel = &detail::onepass_kernel<Acc, Shape, C>;
-  using Word = typename detail::SlotWord<Acc>::type;
+  static constexpr auto kKernel = &detail::onepass_kernel<Acc, Shape, Finish>;
+  using Word = detail::Slot<Acc>;
 
   // SMs x blocks per SM at large n; at most what the occupancy API says fits.
   static int max_grid() {
@@ -170,21 +142,20 @@ struct Onepass {
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
-// The tuned onepass (tuning.cuh has the sweep behind each step):
+// The shipped onepass, a path per range of n (tuning.cuh has the figures behind each):
 //   n <= OnepassTinyShape's tile        one lean block (SingleBlock)
 //   n <= OnepassSmallShape's tile       one lean block of the Small shape
-//   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks, the last one finishing
-//                                       (its warp 0 reading the slots before its own block tree)
-//   n <  kOnepassBlockCollectMinN       a grid of OnepassLargeShape blocks, the same
-//   otherwise                           the same grid, the last block's every thread collecting
+//   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks, FinishEarly
+//   n <  kOnepassBlockCollectMinN       a grid of OnepassLargeShape blocks, FinishEarly
+//   otherwise                           the same grid, FinishBlock
 // Every path leaves its scratch zeroed, so a caller may alternate n freely on one buffer.
 template <class Acc>
 struct OnepassBySize {
   using Tiny = SingleBlock<Acc, OnepassTinyShape>;
   using Small = SingleBlock<Acc, OnepassSmallShape>;
-  using Mid = Onepass<Acc, OnepassMidShape, detail::Completion::finisher_early>;
-  using Large = Onepass<Acc, OnepassLargeShape, detail::Completion::finisher_early>;
-  using Huge = Onepass<Acc, OnepassLargeShape, detail::Completion::finisher_block>;
+  using Mid = Onepass<Acc, OnepassMidShape, FinishEarly>;
+  using Large = Onepass<Acc, OnepassLargeShape, FinishEarly>;
+  using Huge = Onepass<Acc, OnepassLargeShape, FinishBlock>;
 
   enum class Path { tiny, small, mid, large, huge };
   static Path path(std::int64_t n) {

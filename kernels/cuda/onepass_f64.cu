@@ -8,11 +8,10 @@
 //         table). The error bound drops from ~log2(n) x 2^-24 to ~log2(n) x 2^-53 of sum|x|
 //         (target: rel_err <= 1e-12).
 //   What it costs: twice the accumulator registers and twice the scratch per partial, and the
-//         conversions, which run on the XU pipe: 0.968-0.998x onepass from 2^24
-//         (results/h200/kernels_final/), 0.4-1 µs, about two thirds of it the conversions
-//         (tuning.cuh has the probes and what was tried against it).
+//         conversions, which run on the XU pipe: 0.976-0.998x onepass from 2^24
+//         (results/h200/kernels_final/summary.md), 0.4-1 µs, about two thirds of it the
+//         conversions (results/h200/tuning.md#round-12; what was tried against it: rounds 11-14).
 #include "kernels/cuda/onepass.cuh"
-#include "kernels/cuda/tuning.cuh"
 
 namespace rb::cuda {
 

@@ -15,6 +15,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string_view>
 
 namespace rb::cuda {
 
@@ -35,11 +37,21 @@ struct Variant {
 };
 
 // In the order of the progression; each file's header says what changed and why.
-extern const Variant<float> shfl;          // shfl.cu: warp shuffles, grid-stride scalar loads, 2 passes
-extern const Variant<float> vec4;          // vec4.cu: float4 loads, SM-aware grid, chunk per block
-extern const Variant<float> vec4_ilp4;     // vec4_ilp4.cu: 4 independent loads in flight
-extern const Variant<float> vec4_auto;     // auto.cu: vec4 or vec4_ilp4 by n (cuda/auto)
-extern const Variant<float> onepass;       // onepass.cu: one launch, last block finishes
-extern const Variant<double> onepass_f64;  // onepass_f64.cu: the same, accumulated in double
+extern const Variant<float> shfl;          // shfl.cu
+extern const Variant<float> vec4;          // vec4.cu
+extern const Variant<float> vec4_ilp4;     // vec4_ilp4.cu
+extern const Variant<float> vec4_auto;     // vec4_auto.cu (cuda/auto)
+extern const Variant<float> onepass;       // onepass.cu
+extern const Variant<double> onepass_f64;  // onepass_f64.cu
+
+// The same variants as one table, in the same order (variants.cpp): the benchmark registers
+// cuda/<name> for each entry and the kernel tests run every entry.
+struct NamedVariant {
+  std::string_view name;           // "onepass": the backend cuda/onepass
+  const Variant<float>* f32;       // exactly one of f32 and f64 is set
+  const Variant<double>* f64;
+  std::string_view what;           // what it adds to the one before, in a line
+};
+std::span<const NamedVariant> variants();
 
 }  // namespace rb::cuda

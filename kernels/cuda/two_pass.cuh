@@ -1,5 +1,5 @@
 #pragma once
-// The seed's two-pass design, for any number of loads in flight: vec4.cu instantiates it with
+// The two-pass design, for any number of loads in flight: vec4.cu instantiates it with
 // Unroll = 1 and vec4_ilp4.cu with Unroll = 4.
 //   pass 1: grid = SMs x resident blocks per SM (occupancy API), fixed for every n; block b sums
 //           a contiguous chunk of the float4 body (EvenShare) and writes partials[b];

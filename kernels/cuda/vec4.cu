@@ -1,4 +1,4 @@
-// cuda/vec4: the seed study's kernel.
+// cuda/vec4: the first vectorised kernel, two passes.
 //   Changed from shfl: 16-byte float4 loads (a scalar head up to the first 16-byte boundary and a
 //         scalar tail of < 4 floats go to block 0's first threads, so any start pointer works);
 //         grid = SMs x resident blocks per SM from the occupancy API, every n; each block sums one
@@ -9,8 +9,7 @@
 //   What it costs: still one load in flight per thread (each add waits for its load before the
 //         next load issues; chunk_sum.cuh stops nvcc from unrolling the loop into an ILP kernel
 //         behind the design's back, so this row measures the design); still two launches; the
-//         full grid runs even at tiny n, where most blocks find an empty chunk (FIELD-NOTES:
-//         ~1.3 us over an empty launch).
+//         full grid runs even at tiny n, where most blocks find an empty chunk.
 #include "kernels/cuda/sum.hpp"
 #include "kernels/cuda/tuning.cuh"
 #include "kernels/cuda/two_pass.cuh"

@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <ostream>
 #include <span>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "tests/support/data.hpp"
 #include "common/cuda_check.hpp"
@@ -71,20 +73,31 @@ Out sum_once(const cuda::Variant<Out>& v, const float* in, std::int64_t n) {
   return sum_into(v, in, n, scratch.get(), out.get());
 }
 
-// A float or a double variant, for tests that run them all.
+// An entry of the variant table (kernels/cuda/sum.hpp: variants()), float or double, for tests
+// that run them all.
 struct AnyVariant {
-  const char* name;
-  const cuda::Variant<float>* f32 = nullptr;
-  const cuda::Variant<double>* f64 = nullptr;
+  cuda::NamedVariant v;
 
-  double sum(const float* in, std::int64_t n) const { return f32 ? sum_once(*f32, in, n) : sum_once(*f64, in, n); }
-  cuda::Geometry geometry(std::int64_t n) const { return f32 ? f32->geometry(n) : f64->geometry(n); }
-  test::Acc accumulation() const { return f32 ? test::Acc::f32_tree : test::Acc::f64; }
+  std::string_view name() const { return v.name; }
+  double sum(const float* in, std::int64_t n) const { return v.f32 ? sum_once(*v.f32, in, n) : sum_once(*v.f64, in, n); }
+  cuda::Geometry geometry(std::int64_t n) const { return v.f32 ? v.f32->geometry(n) : v.f64->geometry(n); }
+  test::Acc accumulation() const { return v.f32 ? test::Acc::f32_tree : test::Acc::f64; }
 };
 
-inline void PrintTo(const AnyVariant& v, std::ostream* os) { *os << v.name; }  // gtest's test names
+inline void PrintTo(const AnyVariant& v, std::ostream* os) { *os << v.name(); }  // gtest's messages
 
-inline AnyVariant any(const char* name, const cuda::Variant<float>& v) { return {name, &v, nullptr}; }
-inline AnyVariant any(const char* name, const cuda::Variant<double>& v) { return {name, nullptr, &v}; }
+// Every hand-written variant, in the table's order.
+inline std::vector<AnyVariant> every_variant() {
+  std::vector<AnyVariant> out;
+  for (const auto& v : cuda::variants()) out.push_back({v});
+  return out;
+}
+
+// Bytes of a device scratch buffer that are not zero: every onepass launch must leave none.
+inline std::ptrdiff_t nonzero_bytes(const unsigned char* scratch, std::size_t bytes) {
+  std::vector<unsigned char> host(bytes);
+  RB_CUDA_CHECK(cudaMemcpy(host.data(), scratch, bytes, cudaMemcpyDeviceToHost));
+  return std::count_if(host.begin(), host.end(), [](unsigned char b) { return b != 0; });
+}
 
 }  // namespace rb::test

@@ -92,11 +92,7 @@ TEST(Huge, AllVariantsAt2Pow31Plus7_Needs9GB) {
   RB_CUDA_CHECK(cudaDeviceSynchronize());
   ASSERT_LT(std::abs(exact[0].sum), std::int64_t{1} << 24) << "pick another seed: the sum is not exact in float";
 
-  const rb::test::AnyVariant variants[] = {
-      rb::test::any("shfl", rb::cuda::shfl),           rb::test::any("vec4", rb::cuda::vec4),
-      rb::test::any("vec4_ilp4", rb::cuda::vec4_ilp4), rb::test::any("auto", rb::cuda::vec4_auto),
-      rb::test::any("onepass", rb::cuda::onepass),     rb::test::any("onepass_f64", rb::cuda::onepass_f64),
-  };
+  const auto variants = rb::test::every_variant();
   for (const int offset : {0, kMaxOffset}) {
     const Exact& e = exact[offset];
     rb::bench::Reference ref;
@@ -104,7 +100,7 @@ TEST(Huge, AllVariantsAt2Pow31Plus7_Needs9GB) {
     ref.sum = static_cast<double>(e.sum);
     ref.sum_abs = static_cast<double>(e.sum_abs);
     for (const auto& v : variants) {
-      SCOPED_TRACE(testing::Message() << v.name << ", offset " << offset);
+      SCOPED_TRACE(testing::Message() << v.name() << ", offset " << offset);
       const double got = v.sum(x.get() + offset, kN);
       EXPECT_EQ(got, static_cast<double>(e.sum));
       const auto verdict = rb::test::verify(got, ref, v.accumulation());

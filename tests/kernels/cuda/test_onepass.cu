@@ -1,13 +1,15 @@
 // cuda/onepass beyond the shared contract (test_sum_variants.cpp): bitwise determinism, the
-// completion slots emptying themselves between launches of different n (and after a NaN partial),
-// every size path at its edges, and other launch shapes (the tune/onepass/* grid instantiates the
-// same template).
+// slots emptying themselves between launches of different n (and after a NaN partial), every
+// size path at its edges, both shipped completions on their own, and other launch shapes (the
+// tune/onepass/*_block and *_early rows instantiate the same templates). The experiments' kernels
+// have test_experimental.cu.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cuda/onepass.cuh"
@@ -21,13 +23,7 @@ namespace {
 
 using rb::test::Acc;
 using rb::test::DeviceArray;
-
-// Bytes of a device scratch buffer that are not zero: every onepass launch must leave none.
-std::ptrdiff_t nonzero_bytes(const unsigned char* scratch, std::size_t bytes) {
-  std::vector<unsigned char> host(bytes);
-  RB_CUDA_CHECK(cudaMemcpy(host.data(), scratch, bytes, cudaMemcpyDeviceToHost));
-  return std::count_if(host.begin(), host.end(), [](unsigned char b) { return b != 0; });
-}
+using rb::test::nonzero_bytes;
 
 TEST(Onepass, BitwiseDeterministicOverTenRuns) {
   RB_REQUIRE_GPU();
@@ -125,10 +121,10 @@ TEST(Onepass, EveryPathAtItsEdges) {
   expect_every_path_sums_correctly(rb::cuda::onepass_f64);
 }
 
-// Another shape, through the same template the tuning grid uses.
-template <class Acc, int Threads, int Unroll, int BlocksPerSm>
+// Another shape, with either shipped completion: grids far beyond one batch of slots too.
+template <class Acc, int Threads, int Unroll, int BlocksPerSm, class Finish>
 void expect_shape_sums_correctly() {
-  const auto v = rb::cuda::Onepass<Acc, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>>::variant();
+  const auto v = rb::cuda::Onepass<Acc, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, Finish>::variant();
   const auto g = v.geometry(std::int64_t{1} << 40);
   const std::int64_t wave = std::int64_t{g.grid} * g.tile;
   const auto x = rb::test::random_signed(2 * wave + g.row + 3 + 3, 5);
@@ -137,8 +133,9 @@ void expect_shape_sums_correctly() {
   for (const int offset : {0, 3}) {
     for (const std::int64_t n : {std::int64_t{0}, std::int64_t{5}, g.row + 1, g.tile - 1, g.tile + 1, wave - 1,
                                  wave + g.row + 3, 2 * wave + g.row + 3}) {
-      SCOPED_TRACE(testing::Message() << "t" << Threads << "_u" << Unroll << "_b" << BlocksPerSm << ", offset "
-                                      << offset << ", n " << n);
+      SCOPED_TRACE(testing::Message() << "t" << Threads << "_u" << Unroll << "_b" << BlocksPerSm
+                                      << (std::is_same_v<Finish, rb::cuda::FinishEarly> ? "_early" : "_block")
+                                      << ", offset " << offset << ", n " << n);
       RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + offset, n), std::span(x).subspan(offset, n), acc);
     }
   }
@@ -146,12 +143,16 @@ void expect_shape_sums_correctly() {
 
 TEST(Onepass, OtherLaunchShapes) {
   RB_REQUIRE_GPU();
-  expect_shape_sums_correctly<float, 128, 4, 16>();
-  expect_shape_sums_correctly<float, 512, 2, 4>();
-  expect_shape_sums_correctly<float, 1024, 8, 1>();
-  expect_shape_sums_correctly<double, 1024, 8, 1>();
-  expect_shape_sums_correctly<float, 64, 8, 1>();
-  expect_shape_sums_correctly<float, 32, 32, 1>();
+  using rb::cuda::FinishBlock;
+  using rb::cuda::FinishEarly;
+  expect_shape_sums_correctly<float, 128, 4, 16, FinishEarly>();
+  expect_shape_sums_correctly<float, 128, 4, 16, FinishBlock>();
+  expect_shape_sums_correctly<float, 512, 2, 4, FinishEarly>();
+  expect_shape_sums_correctly<float, 1024, 8, 1, FinishBlock>();
+  expect_shape_sums_correctly<double, 1024, 8, 1, FinishEarly>();
+  expect_shape_sums_correctly<double, 256, 8, 4, FinishBlock>();
+  expect_shape_sums_correctly<float, 64, 8, 1, FinishBlock>();
+  expect_shape_sums_correctly<float, 32, 32, 1, FinishEarly>();
 }
 
 // The lean one-block kernel: every size up to its tile that changes its predication, at every
@@ -180,38 +181,33 @@ TEST(Onepass, SingleBlockKernel) {
   expect_single_block_sums_correctly<64, 16>();
 }
 
-// The completions the tuning grid compares (slots.cuh), on a full grid and a partial one.
-TEST(Onepass, EveryCompletionSumsCorrectlyAndCleansUp) {
-  RB_REQUIRE_GPU();
-  using rb::cuda::detail::Completion;
-  using Shape = rb::cuda::LaunchShape<256, 4, 4>;
-  const rb::cuda::Variant<float> variants[] = {rb::cuda::Onepass<float, Shape, Completion::finisher_polls>::variant(),
-                                               rb::cuda::Onepass<float, Shape, Completion::ticket_polls>::variant(),
-                                               rb::cuda::Onepass<float, Shape, Completion::ticket_fenced>::variant(),
-                                               rb::cuda::Onepass<float, Shape, Completion::finisher_block>::variant(),
-                                               rb::cuda::Onepass<float, Shape, Completion::finisher_early>::variant()};
+// Both shipped completions on the Mid shape, whichever n would pick them: a full grid (several
+// batches of slots for FinishEarly), a grid of a few blocks, and the full grid again, on one
+// scratch buffer that every launch must leave zeroed.
+template <class Acc, class Finish>
+void expect_completion_sums_and_cleans_up() {
+  const auto v = rb::cuda::Onepass<Acc, rb::cuda::OnepassMidShape, Finish>::variant();
   const std::int64_t big = 5'000'011;
   const auto x = rb::test::random_signed(big, 11);
   const auto d = rb::test::upload(x);
-  for (const auto& v : variants) {
-    const std::size_t bytes = v.scratch_bytes(big);
-    DeviceArray<unsigned char> scratch(bytes);
-    DeviceArray<float> out(1);
-    v.prepare(scratch.get(), bytes, nullptr);
-    for (const std::int64_t n : {big, std::int64_t{40'009}, big - 1}) {
-      RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n),
-                    Acc::f32_tree);
-    }
+  const std::size_t bytes = v.scratch_bytes(big);
+  DeviceArray<unsigned char> scratch(bytes);
+  DeviceArray<Acc> out(1);
+  v.prepare(scratch.get(), bytes, nullptr);
+  const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
+  for (const std::int64_t n : {big, std::int64_t{40'009}, big - 1}) {
+    SCOPED_TRACE(testing::Message() << "n " << n << ", grid " << v.geometry(n).grid);
+    RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n), acc);
     EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "slots not put back to zero";
   }
 }
 
-TEST(Onepass, L2PrefetchHintSumsCorrectly) {
+TEST(Onepass, ShippedCompletionsSumCorrectlyAndCleanUp) {
   RB_REQUIRE_GPU();
-  const auto v = rb::cuda::Onepass<float, rb::cuda::LaunchShape<256, 8, 2, rb::cuda::LoadHint::l2_prefetch_256>>::variant();
-  const auto x = rb::test::random_signed(1'000'003 + 2, 9);
-  const auto d = rb::test::upload(x);
-  RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + 2, 1'000'003), std::span(x).subspan(2), Acc::f32_tree);
+  expect_completion_sums_and_cleans_up<float, rb::cuda::FinishEarly>();
+  expect_completion_sums_and_cleans_up<float, rb::cuda::FinishBlock>();
+  expect_completion_sums_and_cleans_up<double, rb::cuda::FinishEarly>();
+  expect_completion_sums_and_cleans_up<double, rb::cuda::FinishBlock>();
 }
 
 }  // namespace

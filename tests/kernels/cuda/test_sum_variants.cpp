@@ -1,4 +1,4 @@
-// The contract every variant in kernels/cuda/sum.hpp shares, checked for each one directly:
+// The contract every variant of kernels/cuda/sum.hpp's table shares, checked for each one directly:
 // any n from 0 up (odd sizes, block/grid/chunk boundaries +-1), any start alignment.
 #include <gtest/gtest.h>
 
@@ -22,7 +22,7 @@ class SumVariant : public ::testing::TestWithParam<AnyVariant> {};
 // Sizes where a variant's indexing changes regime, each -1, 0, +1: the float4 tail, one row
 // (one load per thread), one tile (a full step of loads in flight), the largest grid's first
 // full wave (every block exactly one row or tile: the chunk boundaries of EvenShare), one row
-// more (the first block with a remainder row), two waves; and cuda/auto's switch, 2^24.
+// more (the first block with a remainder row), two waves; and cuda/auto's switch (kAutoIlp4MinN).
 std::vector<std::int64_t> boundary_sizes(const AnyVariant& v) {
   const auto small = v.geometry(1);
   const auto full = v.geometry(std::int64_t{1} << 40);
@@ -85,12 +85,8 @@ TEST_P(SumVariant, StartOffsetByOneTwoThreeFloats) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cuda, SumVariant,
-                         ::testing::Values(rb::test::any("shfl", rb::cuda::shfl), rb::test::any("vec4", rb::cuda::vec4),
-                                           rb::test::any("vec4_ilp4", rb::cuda::vec4_ilp4),
-                                           rb::test::any("auto", rb::cuda::vec4_auto),
-                                           rb::test::any("onepass", rb::cuda::onepass),
-                                           rb::test::any("onepass_f64", rb::cuda::onepass_f64)),
-                         [](const ::testing::TestParamInfo<AnyVariant>& p) { return std::string(p.param.name); });
+// Every entry of kernels/cuda/sum.hpp's table, named as its backend (cuda/<name>).
+INSTANTIATE_TEST_SUITE_P(Cuda, SumVariant, ::testing::ValuesIn(rb::test::every_variant()),
+                         [](const ::testing::TestParamInfo<AnyVariant>& p) { return std::string(p.param.name()); });
 
 }  // namespace

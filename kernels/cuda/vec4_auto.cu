@@ -1,7 +1,8 @@
-// cuda/auto: vec4 below kAutoIlp4MinN (tuning.cuh), vec4_ilp4 from there on.
+// cuda/auto (vec4_auto): vec4 below kAutoIlp4MinN (tuning.cuh), vec4_ilp4 from there on.
 //   Changed from vec4 / vec4_ilp4: nothing in the kernels; the host picks one per call.
-//   Why: the seed's dispatch, here with a threshold that is one measured constant, and both
-//         sides benchmarked on their own (cuda/vec4, cuda/vec4_ilp4) so the crossing is visible.
+//   Why: a two-pass kernel's best load depth depends on n; the threshold is one measured
+//         constant, and both sides are benchmarked on their own (cuda/vec4, cuda/vec4_ilp4) so
+//         the crossing is visible.
 //   What it costs: one comparison on the host. Scratch covers whichever side n selects.
 #include "kernels/cuda/sum.hpp"
 #include "kernels/cuda/tuning.cuh"

@@ -1,0 +1,85 @@
+// Experiments' kernels (kernels/cuda/experimental/), which only the tune/* rows run: compiled with
+// every build so that they do not rot, and held to the same results as the shipped kernels.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <span>
+
+#include "kernels/cuda/experimental/completions.cuh"
+#include "kernels/cuda/tuning.cuh"
+#include "tests/kernels/cuda/device.hpp"
+#include "tests/support/data.hpp"
+#include "tests/support/gpu.hpp"
+
+namespace {
+
+using rb::cuda::experimental::Completion;
+using rb::cuda::experimental::OnepassCompletion;
+using rb::test::DeviceArray;
+
+const char* name(Completion c) {
+  return c == Completion::finisher_polls ? "finisher_polls" : c == Completion::ticket_polls ? "ticket_polls" : "ticket_fenced";
+}
+
+// A full grid (one batch of 16 slots per lane for the H200's grids, more elsewhere), a grid of a
+// few blocks, n = 0 and the full grid again, on one scratch buffer that every launch, ticket
+// included, must leave zeroed.
+template <class Acc, class Shape, Completion C>
+void expect_completion_sums_and_cleans_up() {
+  const auto v = OnepassCompletion<Acc, Shape, C>::variant();
+  const std::int64_t big = 5'000'011;
+  const auto x = rb::test::random_signed(big, 11);
+  const auto d = rb::test::upload(x);
+  const std::size_t bytes = v.scratch_bytes(big);
+  DeviceArray<unsigned char> scratch(bytes);
+  DeviceArray<Acc> out(1);
+  v.prepare(scratch.get(), bytes, nullptr);
+  const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
+  for (const std::int64_t n : {big, std::int64_t{40'009}, std::int64_t{0}, big - 1}) {
+    SCOPED_TRACE(testing::Message() << name(C) << ", t" << Shape::threads << "_u" << Shape::unroll << "_b"
+                                    << Shape::blocks_per_sm << ", n " << n << ", grid " << v.geometry(n).grid);
+    RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n), acc);
+    EXPECT_EQ(rb::test::nonzero_bytes(scratch.get(), bytes), 0) << "ticket or slots not put back to zero";
+  }
+}
+
+TEST(Experimental, EveryCompletionSumsCorrectlyAndCleansUp) {
+  RB_REQUIRE_GPU();
+  using Mid = rb::cuda::OnepassMidShape;
+  using Large = rb::cuda::OnepassLargeShape;
+  expect_completion_sums_and_cleans_up<float, Mid, Completion::finisher_polls>();
+  expect_completion_sums_and_cleans_up<float, Mid, Completion::ticket_polls>();
+  expect_completion_sums_and_cleans_up<float, Mid, Completion::ticket_fenced>();
+  expect_completion_sums_and_cleans_up<float, Large, Completion::ticket_polls>();
+  expect_completion_sums_and_cleans_up<double, Large, Completion::finisher_polls>();
+  expect_completion_sums_and_cleans_up<double, Mid, Completion::ticket_fenced>();
+}
+
+// The tune/onepass/t* grid's other shapes (finisher_polls), among them the one-warp blocks and the
+// grids of several batches, at every alignment.
+template <int Threads, int Unroll, int BlocksPerSm>
+void expect_shape_sums_correctly() {
+  using Shape = rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>;
+  const auto v = OnepassCompletion<float, Shape, Completion::finisher_polls>::variant();
+  const auto g = v.geometry(std::int64_t{1} << 40);
+  const std::int64_t wave = std::int64_t{g.grid} * g.tile;
+  const auto x = rb::test::random_signed(2 * wave + g.row + 3 + 3, 5);
+  const auto d = rb::test::upload(x);
+  for (const int offset : {0, 3}) {
+    for (const std::int64_t n : {std::int64_t{0}, std::int64_t{5}, g.row + 1, g.tile + 1, wave - 1, 2 * wave + g.row + 3}) {
+      SCOPED_TRACE(testing::Message() << "t" << Threads << "_u" << Unroll << "_b" << BlocksPerSm << ", offset "
+                                      << offset << ", n " << n);
+      RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + offset, n), std::span(x).subspan(offset, n),
+                    rb::test::Acc::f32_tree);
+    }
+  }
+}
+
+TEST(Experimental, PollingFinisherOnOtherShapes) {
+  RB_REQUIRE_GPU();
+  expect_shape_sums_correctly<128, 4, 16>();
+  expect_shape_sums_correctly<1024, 8, 1>();
+  expect_shape_sums_correctly<32, 32, 1>();
+}
+
+}  // namespace
