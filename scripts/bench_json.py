@@ -1,6 +1,7 @@
 """Reading reduce_bench's Google Benchmark JSON (1.7.x and 1.8.x). Standard library only.
 
-Shared by scripts/regress and scripts/plot.py. What the two library versions write:
+Shared by every script that reads a sweep (regress, plot.py, accuracy_table.py, kernel_table.py,
+cpu_summary.py, readme_results.py, tuning_history.py). What the two library versions write:
   - one row per repetition (run_type "iteration"), then, with --benchmark_repetitions > 1,
     aggregate rows (run_type "aggregate", aggregate_name mean/median/stddev/cv; cv has
     aggregate_unit "percentage" and is a ratio, not a time);
@@ -12,6 +13,7 @@ Shared by scripts/regress and scripts/plot.py. What the two library versions wri
 import json
 import math
 import re
+import statistics
 
 TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
@@ -38,6 +40,8 @@ class Bench:
         self.errors = []       # SkipWithError messages (failed verification, backend error)
         self.skips = []        # skips: 1.8 SkipWithMessage, reduce_bench's "skipped: ..." errors
         self.counters = {}     # the checks' counters of the last repetition row (rel_err, rel_tol, ...)
+        self.reps = []         # per repetition row: (real time us, cpu time us or None, bytes/s or None)
+        self.rep_counters = []  # per repetition row: its counters (as self.counters)
 
     def times(self):
         """(times in us, source): the repetition rows; else the median (or mean) aggregate."""
@@ -57,9 +61,16 @@ class Bench:
                 return self.aggregates_bps.get(agg, [])
         return []
 
+    def median(self):
+        """The median of times() (us), or None when nothing was measured."""
+        times, _ = self.times()
+        return statistics.median(times) if times else None
+
     def merge(self, other):
         self.samples += other.samples
         self.bps += other.bps
+        self.reps += other.reps
+        self.rep_counters += other.rep_counters
         for k, v in other.aggregates.items():
             self.aggregates.setdefault(k, []).extend(v)
         for k, v in other.aggregates_bps.items():
@@ -106,6 +117,17 @@ def load(path, metric="real_time"):
         raise BadInput("{}: cannot read: {}".format(path, e.strerror or e))
     except UnicodeDecodeError as e:
         raise BadInput("{}: not JSON (not UTF-8 text: {})".format(path, e))
+    return loads(text, path, metric)
+
+
+def loads(text, source="<text>", metric="real_time"):
+    """load() on the text of a file (e.g. from `git show`); source names it in messages."""
+    path = source
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise BadInput("{}: not JSON (not UTF-8 text: {})".format(path, e))
     try:
         data = json.loads(text)
     except ValueError as e:
@@ -140,6 +162,8 @@ def load(path, metric="real_time"):
         if unit not in TO_US:
             raise BadInput("{}: {}: unknown time_unit {!r}".format(path, row["name"], unit))
         value *= TO_US[unit]
+        cpu = row.get("cpu_time")
+        cpu = cpu * TO_US[unit] if _number(cpu) else None
         bps = row.get("bytes_per_second")
         if run_type == "aggregate":
             agg = str(row.get("aggregate_name"))
@@ -151,4 +175,63 @@ def load(path, metric="real_time"):
             if _number(bps):
                 bench.bps.append(float(bps))
             bench.counters = {k: float(row[k]) for k in COUNTERS if _number(row.get(k))}
+            bench.reps.append((value, cpu, float(bps) if _number(bps) else None))
+            bench.rep_counters.append(bench.counters)
     return context, benches
+
+
+# Google Benchmark's console table, for a run whose JSON was not written: only its aggregate
+# rows (<name>_mean/_median/_stddev/_cv) or, without repetitions, its single rows, with the
+# time as printed (three significant figures).
+_CONSOLE_RE = re.compile(r"^(?P<name>\S+)\s+(?P<time>[0-9.]+) (?P<unit>ns|us|ms|s)\s+(?P<cpu>[0-9.]+) (?:ns|us|ms|s)\s+\d+")
+_CONSOLE_ERROR_RE = re.compile(r"^(?P<name>\S+)\s+ERROR OCCURRED: '(?P<message>.*)'\s*$")
+_AGGREGATES = ("mean", "median", "stddev", "cv")
+
+
+def loads_console(text, source="<console>"):
+    """(context {}, {name: Bench}) from Google Benchmark's console output. Times are only as
+    precise as printed; cv rows (a ratio) are ignored like in load(); "ERROR OCCURRED" rows are
+    errors or skips as in load(). Raises BadInput when no benchmark row is found."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", errors="replace")
+    benches = {}
+    for line in text.splitlines():
+        e = _CONSOLE_ERROR_RE.match(line)
+        if e:
+            bench = benches.setdefault(e.group("name"), Bench(e.group("name")))
+            message = e.group("message")
+            (bench.skips if is_reduce_bench_skip(message) else bench.errors).append(message)
+            continue
+        m = _CONSOLE_RE.match(line)
+        if not m:
+            continue
+        name, value = m.group("name"), float(m.group("time")) * TO_US[m.group("unit")]
+        agg = None
+        for a in _AGGREGATES:
+            if name.endswith("_" + a):
+                name, agg = name[: -len(a) - 1], a
+                break
+        bench = benches.setdefault(name, Bench(name))
+        if agg == "cv":
+            continue
+        if agg is None:
+            bench.samples.append(value)
+            bench.reps.append((value, None, None))
+            bench.rep_counters.append({})
+        else:
+            bench.aggregates.setdefault(agg, []).append(value)
+    if not benches:
+        raise BadInput("{}: no Google Benchmark console rows".format(source))
+    return {}, benches
+
+
+def ordered_backends(context, backends):
+    """backends (an iterable of names, e.g. in first-appearance order) in the order of the
+    JSON context's `backends` key (a comma-separated list of backend names) where present; names
+    it does not list follow in their given order."""
+    given = list(dict.fromkeys(backends))
+    listed = context.get("backends") if isinstance(context, dict) else None
+    if not isinstance(listed, str) or not listed.strip():
+        return given
+    rank = {b.strip(): i for i, b in enumerate(listed.split(",")) if b.strip()}
+    return sorted(given, key=lambda b: (rank.get(b, len(rank)), given.index(b)))
