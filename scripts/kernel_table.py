@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """The hand-written kernels beside CUB, per n, from one sweep JSON: µs, GB/s and the ratio to CUB
-(CUB's time / the kernel's: above 1 is faster than CUB), plus the issue's checks for cuda/onepass.
-  scripts/kernel_table.py SWEEP.json > summary.md"""
+(CUB's time / the kernel's: above 1 is faster than CUB), plus the issue's targets for cuda/onepass.
+
+  scripts/kernel_table.py SWEEP.json [--out summary.md]      (default: stdout)
+
+The kernels are the JSON's `cuda/*` rows (cold), in the order of the context's `backends` list
+where the file has one, else in the order they first appear. Standard library only; reads the
+JSON through bench_json.py. Exit status: 0, 2 bad input (not a sweep, no cold cuda/* row)."""
+import argparse
 import os
 import statistics
 import sys
@@ -10,54 +16,104 @@ from collections import defaultdict
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_json  # noqa: E402
 
-KERNELS = ["cuda/shfl", "cuda/vec4", "cuda/vec4_ilp4", "cuda/auto", "cuda/onepass", "cuda/onepass_f64"]
 
 def g(x):
     return f"{x:.1f}" if x < 100 else f"{x:.0f}"
 
+
 def pow2(n):
     return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else f"{n:.0e}".replace("e+0", "e")
 
-def main():
-    ctx, benches = bench_json.load(sys.argv[1])
-    t, gbs = defaultdict(dict), defaultdict(dict)  # backend -> n -> median µs, median GB/s (cold)
+
+def tables(benches):
+    """({backend: {n: median µs}}, {backend: {n: median GB/s}}, backends in file order), cold rows."""
+    t, gbs, order = defaultdict(dict), defaultdict(dict), []
     for bench in benches.values():
         parsed = bench_json.parse_name(bench.name)
         times, _ = bench.times()
         if not parsed or parsed[2] != "cold" or not times:
             continue
         name, n, _ = parsed
+        if name not in order:
+            order.append(name)
         t[name][n] = statistics.median(times)
         bps = bench.bytes_per_second()
         gbs[name][n] = statistics.median(bps) / 1e9 if bps else 0.0
-    print(f"# Hand-written kernels beside CUB ({ctx.get('gpu')}, cold, median of the repetitions)\n")
-    print(f"From `{sys.argv[1]}`; flush: {ctx.get('l2_flush')}. Each cell: µs, GB/s, ratio to CUB.\n")
-    print("| n | cub | " + " | ".join(k.split("/")[1] for k in KERNELS) + " | ref/read |")
-    print("|---|" + "---|" * (len(KERNELS) + 2))
-    for n in sorted(t["cub"]):
-        cells = [f"{t['cub'][n]:.2f} µs, {g(gbs['cub'][n])}"]
-        for k in KERNELS:
-            if n in t[k]:
-                cells.append(f"{t[k][n]:.2f}, {g(gbs[k][n])}, **{t['cub'][n] / t[k][n]:.2f}×**")
-            else:
-                cells.append("-")
-        cells.append(f"{t['ref/read'][n]:.2f}, {g(gbs['ref/read'][n])}")
-        print(f"| {pow2(n)} | " + " | ".join(cells) + " |")
-    op, cub, rd, launch = t["cuda/onepass"], t["cub"], t["ref/read"], t["ref/launch"]
-    bw30 = 4 * 2**30 / (rd[2**30] * 1e-6)
-    print("\n## cuda/onepass against the targets\n")
-    print(f"- ≥ 1.0× CUB at every size: min {min(cub[n] / op[n] for n in op):.3f}× "
-          f"(at {pow2(min(op, key=lambda n: cub[n] / op[n]))})")
-    miss = [f"{pow2(n)} {cub[n] / op[n]:.2f}×" for n in sorted(op) if 2**13 <= n <= 2**22 and cub[n] / op[n] < 1.3]
-    print(f"- ≥ 1.3× CUB for 2^13 ≤ n ≤ 2^22: misses at {', '.join(miss) if miss else 'none'}")
-    rows = []
-    for n in sorted(op):
-        if n >= 2**24:
-            bound = 1.1 * (launch[n] + 4 * n / bw30 * 1e6)
-            rows.append(f"{pow2(n)} {op[n]:.2f} vs {bound:.2f} µs{'' if op[n] <= bound else ' (missed)'}")
-    print(f"- ≤ 1.10 × (ref/launch + 4n / ref/read's 2^30 bandwidth, {bw30 / 1e9:.0f} GB/s) from 2^24: " + "; ".join(rows))
-    print("- ≥ 96% of ref/read from 2^28: " + ", ".join(f"{pow2(n)} {rd[n] / op[n] * 100:.1f}%" for n in sorted(op) if n >= 2**28))
-    f64 = t["cuda/onepass_f64"]
-    print("- onepass_f64 ≥ 0.98× onepass from 2^24: " + ", ".join(f"{pow2(n)} {op[n] / f64[n]:.3f}" for n in sorted(op) if n >= 2**24))
+    return t, gbs, order
 
-main()
+
+def targets(t):
+    """The issue's targets for cuda/onepass, as markdown lines (those whose rows the file has)."""
+    op, cub, rd, launch = t.get("cuda/onepass"), t.get("cub"), t.get("ref/read"), t.get("ref/launch")
+    if not op or not cub:
+        return []
+    both = [n for n in sorted(op) if n in cub]
+    lines = ["", "## cuda/onepass against the targets", ""]
+    worst = min(both, key=lambda n: cub[n] / op[n])
+    lines.append(f"- ≥ 1.0× CUB at every size: min {cub[worst] / op[worst]:.3f}× (at {pow2(worst)})")
+    miss = [f"{pow2(n)} {cub[n] / op[n]:.2f}×" for n in both if 2**13 <= n <= 2**22 and cub[n] / op[n] < 1.3]
+    lines.append(f"- ≥ 1.3× CUB for 2^13 ≤ n ≤ 2^22: misses at {', '.join(miss) if miss else 'none'}")
+    if rd and launch and 2**30 in rd:
+        bw30 = 4 * 2**30 / (rd[2**30] * 1e-6)
+        rows = []
+        for n in sorted(op):
+            if n >= 2**24 and n in launch:
+                bound = 1.1 * (launch[n] + 4 * n / bw30 * 1e6)
+                rows.append(f"{pow2(n)} {op[n]:.2f} vs {bound:.2f} µs{'' if op[n] <= bound else ' (missed)'}")
+        lines.append(f"- ≤ 1.10 × (ref/launch + 4n / ref/read's 2^30 bandwidth, {bw30 / 1e9:.0f} GB/s) from 2^24: "
+                     + "; ".join(rows))
+    if rd:
+        lines.append("- ≥ 96% of ref/read from 2^28: "
+                     + ", ".join(f"{pow2(n)} {rd[n] / op[n] * 100:.1f}%" for n in sorted(op) if n >= 2**28 and n in rd))
+    f64 = t.get("cuda/onepass_f64")
+    if f64:
+        lines.append("- onepass_f64 ≥ 0.98× onepass from 2^24: "
+                     + ", ".join(f"{pow2(n)} {op[n] / f64[n]:.3f}" for n in sorted(op) if n >= 2**24 and n in f64))
+    return lines
+
+
+def render(path, ctx, benches):
+    t, gbs, order = tables(benches)
+    kernels = [b for b in bench_json.ordered_backends(ctx, order) if b.startswith("cuda/")]
+    if not kernels:
+        raise bench_json.BadInput(f"{path}: no cold cuda/* rows")
+    cub, read = t.get("cub", {}), t.get("ref/read", {})
+    lines = [f"# Hand-written kernels beside CUB ({ctx.get('gpu')}, cold, median of the repetitions)", "",
+             f"From `{path}`; flush: {ctx.get('l2_flush')}. Each cell: µs, GB/s, ratio to CUB.", "",
+             "| n | cub | " + " | ".join(k[len("cuda/"):] for k in kernels) + " | ref/read |",
+             "|---|" + "---|" * (len(kernels) + 2)]
+    for n in sorted(set(cub) | {n for k in kernels for n in t[k]}):
+        cells = [f"{cub[n]:.2f} µs, {g(gbs['cub'][n])}" if n in cub else "-"]
+        for k in kernels:
+            if n not in t[k]:
+                cells.append("-")
+            elif n in cub:
+                cells.append(f"{t[k][n]:.2f}, {g(gbs[k][n])}, **{cub[n] / t[k][n]:.2f}×**")
+            else:
+                cells.append(f"{t[k][n]:.2f}, {g(gbs[k][n])}")
+        cells.append(f"{read[n]:.2f}, {g(gbs['ref/read'][n])}" if n in read else "-")
+        lines.append(f"| {pow2(n)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines + targets(t)) + "\n"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("json", help="a reduce_bench sweep (Google Benchmark JSON)")
+    ap.add_argument("--out", help="write the table here (default: stdout)")
+    args = ap.parse_args(argv)
+    try:
+        ctx, benches = bench_json.load(args.json)
+        text = render(args.json, ctx, benches)
+    except bench_json.BadInput as e:
+        print(f"kernel_table: {e}", file=sys.stderr)
+        return 2
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -4,6 +4,7 @@
   scripts/tuning_history.py --commit SHA [--out FILE]   each round's files as `git show SHA:PATH`
   scripts/tuning_history.py --tree DIR [--out FILE]     each file from DIR/PATH (tests, fixtures)
   scripts/tuning_history.py --table SWEEP.json [--mode cold]   one sweep's table (scripts/gpu tune)
+  scripts/tuning_history.py --spread SWEEP.json [...]   each benchmark's repetitions: median, cv, each
 
 The rounds' raw JSON left the tree after the commit the page names (git history keeps it), so the
 page is generated from git: `--commit` reads every file at that commit (a few sources pin the
@@ -428,8 +429,8 @@ def spread_table(items):
                 continue
             cv = "{:.2f}".format(statistics.stdev(t) / statistics.mean(t) * 100) if len(t) > 1 else "-"
             each = ", ".join("{:.2f}".format(x) for x in t) if len(t) <= 10 else "(more than 10)"
-            lines.append("| `{}` ({}) | {} | {} | {} | {} | {} | {} | {} |".format(
-                os.path.basename(path), label, name, len(t), fmt_us(statistics.median(t)), fmt_us(min(t)),
+            lines.append("| `{}`{} | {} | {} | {} | {} | {} | {} | {} |".format(
+                os.path.basename(path), " ({})".format(label) if label else "", name, len(t), fmt_us(statistics.median(t)), fmt_us(min(t)),
                 fmt_us(max(t)), cv, each))
     return lines
 
@@ -529,11 +530,18 @@ def main(argv=None):
     src.add_argument("--commit", help="read every file as `git show COMMIT:PATH`")
     src.add_argument("--tree", help="read every file from TREE/PATH")
     src.add_argument("--table", metavar="SWEEP.json", help="print one sweep's median table")
+    src.add_argument("--spread", metavar="SWEEP.json", nargs="+", help="print each benchmark's repetitions")
     ap.add_argument("--mode", default="cold", help="with --table: cold or hot (default cold)")
     ap.add_argument("--out", help="write the page here (default: stdout)")
     args = ap.parse_args(argv)
     try:
-        if args.table:
+        if args.spread:
+            items = []
+            for path in args.spread:
+                with open(path, "rb") as f:
+                    items.append((path, "", loads(f.read(), path)[1]))
+            text = "\n".join(spread_table(items)) + "\n"
+        elif args.table:
             with open(args.table, "rb") as f:
                 _, benches = loads(f.read(), args.table)
             table = cells_of(benches, args.mode)
@@ -543,10 +551,13 @@ def main(argv=None):
             command = "scripts/tuning_history.py {}{}".format(files.origin(),
                                                               " --out " + args.out if args.out else "")
             text = page(files, command)
+    except OSError as e:
+        print("tuning_history: {}".format(e), file=sys.stderr)
+        return 2
     except (Missing, BadInput, tarfile.TarError) as e:
         print("tuning_history: {}".format(e), file=sys.stderr)
         return 2
-    if args.out and not args.table:
+    if args.out and not (args.table or args.spread):
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)
     else:

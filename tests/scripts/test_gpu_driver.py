@@ -1,0 +1,254 @@
+"""scripts/gpu without a GPU: every subcommand against stand-ins (cmake, ctest, ncu, cuobjdump,
+compute-sanitizer and a reduce_bench that writes Google Benchmark JSON), checking the files each
+leaves in OUT, the sweep's command file, and the exit status when a step fails.
+
+Run one class:  python3 test_gpu_driver.py Sweep   (CTest runs each class as its own test)
+Needs bash, tar and gzip; exits 77 (CTest: skipped) without them.
+"""
+import gzip
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tarfile
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GPU = os.path.join(ROOT, "scripts", "gpu")
+
+FAKE_BENCH = textwrap.dedent('''\
+    #!{python}
+    # A stand-in for reduce_bench: rows for the backends its filter selects, JSON as Google Benchmark writes.
+    import json, os, re, sys
+    sys.path.insert(0, {tests!r})
+    import fixtures as fx
+    args = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
+    def sizes(text):
+        out = []
+        for part in text.split(","):
+            lo, _, hi = part.partition("..")
+            a = 1 << int(lo[2:]) if lo.startswith("2^") else int(float(lo))
+            b = (1 << int(hi[2:]) if hi.startswith("2^") else int(float(hi))) if hi else a
+            while a <= b:
+                out.append(a)
+                a *= 2
+        return out
+    ns = sizes(args.get("sizes", "2^20,2^24,2^28,2^30"))
+    reps = int(args.get("benchmark_repetitions", "1"))
+    pattern = re.compile(args.get("benchmark_filter", "."))
+    rows, lines = [], []
+    for backend in ["cub", "cuda/onepass", "cuda/onepass_f64", "thrust/reduce", "ref/launch", "ref/read",
+                    "tune/onepass/t256_u4_b4"]:
+        for n in ns:
+            for mode in ("cold", "hot"):
+                name = fx.bench_name(backend, n, mode)
+                if not pattern.search(name):
+                    continue
+                t = 3.0 + 4.0 * n / 4.6e6
+                rows += fx.rows_for(name, n, [t * (1 + 0.001 * r) for r in range(reps)])
+                lines.append("{{}}_median {{:.2f}} us 100 us 5".format(name, t))
+                lines.append("{{}}_cv 0.10 % 0.10 % 5".format(name))
+    if "benchmark_out" in args:
+        with open(args["benchmark_out"], "w") as f:
+            json.dump(fx.sweep(rows), f)
+    if os.environ.get("RB_SAMPLES"):
+        open(os.environ["RB_SAMPLES"], "a").close()
+    print("\\n".join(lines))
+    print("reduce_bench: {{}} measured: {{}} exact, 0 skipped, 0 failed".format(len(lines) // 2, len(lines) // 2))
+''')
+
+GTEST = textwrap.dedent('''\
+    #!/bin/sh
+    case "$*" in *--gtest_list_tests*) printf 'Suite.\\n  One\\n  Two\\n'; exit 0;; esac
+    echo "[  PASSED  ] 2 tests."
+''')
+
+STUBS = {
+    "cmake": '#!/bin/sh\ncase "$1" in --preset) echo "-- reduce-bench: stand-in configure";; esac\nexit 0\n',
+    "ctest": '#!/bin/sh\necho "100% tests passed, 0 tests failed out of 3"\nexit ${STUB_CTEST_RC:-0}\n',
+    "cuobjdump": ('#!/bin/sh\necho "  Function : _ZN2rb4cuda6detail19single_block_kernelIfEEvPKf"\n'
+                  'echo "        /*0000*/  MOV R1, c[0x0][0x28] ;"\necho "        /*0010*/  EXIT ;"\n'),
+    "compute-sanitizer": textwrap.dedent('''\
+        #!/bin/sh
+        while [ $# -gt 0 ]; do
+          case "$1" in --tool|--leak-check|--error-exitcode) shift 2;; *) break;; esac
+        done
+        "$@"
+        echo "========= ERROR SUMMARY: ${STUB_SANITIZER_ERRORS:-0} errors"
+        [ "${STUB_SANITIZER_ERRORS:-0}" = 0 ] || exit 86
+    '''),
+    "ncu": textwrap.dedent('''\
+        #!{python}
+        import sys
+        if "--query-metrics" in sys.argv:
+            print("gpu__time_duration\\ndram__throughput\\nsmsp__issue_active")
+            sys.exit(0)
+        metrics = sys.argv[sys.argv.index("--metrics") + 1].split(",")
+        units = ["us" if m.startswith("gpu__time") else "MB" if m.startswith("dram__bytes") else "%" for m in metrics]
+        print('"ID","Kernel Name",' + ",".join('"%s"' % m for m in metrics))
+        print('"","",' + ",".join('"%s"' % u for u in units))
+        print('"0","void kernel(float*)",' + ",".join('"1.5"' for _ in metrics))
+    '''),
+}
+
+
+def executable(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+class Case(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="gpu_driver_test_")
+        self.dir = self._tmp.name
+        self.stubs = os.path.join(self.dir, "stubs")
+        self.build = os.path.join(self.dir, "build")
+        os.makedirs(self.stubs)
+        for name, text in STUBS.items():
+            executable(os.path.join(self.stubs, name), text.replace("{python}", sys.executable))
+        for sub in ("bench", "tests/mutants", "tests/kernels/cuda"):
+            os.makedirs(os.path.join(self.build, sub))
+        executable(os.path.join(self.build, "bench", "reduce_bench"),
+                   FAKE_BENCH.format(python=sys.executable, tests=HERE))
+        for side in ("cpu", "gpu"):
+            executable(os.path.join(self.build, "tests", "mutants", "test_mutants_" + side),
+                       "#!/bin/sh\necho '| mutant | caught |'\necho '[       OK ] Mutants.All'\n")
+        for t in ("test_onepass", "test_layout"):
+            executable(os.path.join(self.build, "tests", "kernels", "cuda", t), GTEST)
+        self.out = os.path.join(self.dir, "out")
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def gpu(self, *args, **env):
+        full = dict(os.environ, PATH=self.stubs + os.pathsep + os.environ.get("PATH", ""), RB_BUILD=self.build,
+                    PYTHON=sys.executable, COMPUTE_SANITIZER=os.path.join(self.stubs, "compute-sanitizer"))
+        full.update(env)
+        p = subprocess.run(["bash", GPU] + list(args), capture_output=True, text=True, cwd=self.dir, env=full)
+        self.assertNotIn("tar:", p.stderr)  # the logs archive
+        return p.returncode, p.stdout + p.stderr
+
+    def files(self):
+        return sorted(os.listdir(self.out))
+
+    def logs(self):
+        with tarfile.open(os.path.join(self.out, "logs.tgz")) as tar:
+            return sorted(os.path.basename(n) for n in tar.getnames() if not n.endswith("/"))
+
+
+class Usage(Case):
+    def test_usage(self):
+        code, out = self.gpu()
+        self.assertEqual(code, 2)
+        self.assertIn("scripts/gpu sweep OUT [NAME [ARGS]]", out)
+        self.assertEqual(self.gpu("bogus", self.out)[0], 2)
+        self.assertEqual(self.gpu("tune", self.out, "bogus")[0], 2)
+
+
+class Sweep(Case):
+    def test_named_sweep(self):
+        code, out = self.gpu("sweep", self.out, "uniform", "--dist=uniform", "--benchmark_min_time=1x")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(self.files(), ["uniform.command.txt", "uniform.json", "uniform.log.gz"])
+        with open(os.path.join(self.out, "uniform.command.txt")) as f:
+            lines = f.read().splitlines()
+        self.assertEqual(lines[0], "{}/bench/reduce_bench --benchmark_repetitions=3 --benchmark_min_time=0.005s "
+                                   "--benchmark_display_aggregates_only=true --benchmark_out={}/uniform.json "
+                                   "--benchmark_out_format=json --dist=uniform --benchmark_min_time=1x"
+                         .format(self.build, self.out))
+        self.assertRegex(lines[1], r"^sweep rc=0 wall \d+s$")
+        self.assertRegex(lines[2], r"^reduce_bench: \d+ measured: .* 0 failed$")
+        self.assertEqual(len(lines), 3)
+        with gzip.open(os.path.join(self.out, "uniform.log.gz"), "rt") as f:
+            self.assertIn("reduce_bench:", f.read())
+
+    def test_default_name_and_missing_build(self):
+        code, out = self.gpu("sweep", self.out)
+        self.assertEqual(code, 0, out)
+        self.assertEqual(self.files(), ["baseline.command.txt", "baseline.json", "baseline.log.gz"])
+        code, out = self.gpu("sweep", self.out, RB_BUILD=os.path.join(self.dir, "nowhere"))
+        self.assertEqual(code, 2)
+        self.assertIn("scripts/gpu check", out)
+
+
+class Check(Case):
+    def test_check(self):
+        code, out = self.gpu("check", self.out)
+        self.assertEqual(code, 0, out)
+        self.assertEqual(self.files(), ["logs.tgz", "thrust.json"])
+        self.assertEqual(self.logs(), ["build.log", "configure.log", "ctest.log", "mutants_cpu.log", "mutants_gpu.log",
+                                       "thrust.log"])
+        self.assertIn("ctest rc=0", out)
+        self.assertIn("mutants_gpu rc=0", out)
+        self.assertIn("thrust/reduce/1048576/cold/manual_time_median", out)
+
+    def test_failing_tests_fail(self):
+        code, out = self.gpu("check", self.out, STUB_CTEST_RC="8")
+        self.assertEqual(code, 1, out)
+        self.assertIn("ctest rc=8", out)
+
+
+class Kernels(Case):
+    def test_kernels(self):
+        code, out = self.gpu("kernels", self.out)
+        self.assertEqual(code, 0, out)
+        self.assertEqual(self.files(), ["accuracy.md", "cv.json", "kernels.command.txt", "kernels.json",
+                                        "kernels.log.gz", "logs.tgz", "ncu_onepass_vs_cub.md",
+                                        "ncu_onepass_vs_cub_raw.tgz", "summary.md", "uniform.json"])
+        with open(os.path.join(self.out, "summary.md"), encoding="utf-8") as f:
+            self.assertIn("| n | cub | onepass | onepass_f64 | ref/read |", f.read())
+        with open(os.path.join(self.out, "ncu_onepass_vs_cub.md"), encoding="utf-8") as f:
+            self.assertIn("| cuda/onepass | 2^20 | `void kernel` |", f.read())
+
+
+class Profile(Case):
+    def test_profile(self):
+        code, out = self.gpu("profile", self.out, "--pipes", "cuda/onepass:2^24")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(self.files(), ["logs.tgz", "ncu.md", "ncu_raw.tgz"])
+        with open(os.path.join(self.out, "ncu.md"), encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("issue active %", text)
+        self.assertIn("| cuda/onepass | 2^24 |", text)
+
+
+class Sanitize(Case):
+    def test_clean(self):
+        code, out = self.gpu("sanitize", self.out)
+        self.assertEqual(code, 0, out)
+        self.assertEqual(self.files(), ["logs.tgz", "sanitize_bench.txt", "sanitize_tests.txt"])
+        with open(os.path.join(self.out, "sanitize_tests.txt")) as f:
+            lines = f.read().splitlines()
+        self.assertEqual([l.split()[0] for l in lines], ["memcheck", "racecheck", "initcheck", "synccheck"])
+        self.assertIn("ok: 0 errors, 2 tests passed, 0 skipped", lines[0])
+        self.assertIn("memcheck.test_onepass.log", self.logs())
+        self.assertIn("bench_synccheck.log", self.logs())
+
+    def test_errors_fail(self):
+        code, out = self.gpu("sanitize", self.out, STUB_SANITIZER_ERRORS="3")
+        self.assertEqual(code, 1, out)
+        self.assertIn("FAILED: 3 errors", out)
+
+
+class Tune(Case):
+    def test_tune_sweep(self):
+        code, out = self.gpu("tune", self.out, "sweep", RB_TUNE_SIZES="2^20,2^22")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(self.files(), ["cub_cv.json", "logs.tgz", "samples.csv.gz", "sass_sizes.txt",
+                                        "tune.command.txt", "tune.json", "tune.log.gz"])
+        self.assertIn("| backend | 2^20 | 2^22 |", out)
+        self.assertIn("| tune/onepass/t256_u4_b4 |", out)
+        with open(os.path.join(self.out, "sass_sizes.txt")) as f:
+            self.assertEqual(f.read().split(), ["2", "_ZN2rb4cuda6detail19single_block_kernelIfEEvPKf"])
+
+
+if __name__ == "__main__":
+    if not all(shutil.which(tool) for tool in ("bash", "tar", "gzip")):
+        print("skipped: scripts/gpu needs bash, tar and gzip")
+        sys.exit(77)
+    unittest.main(verbosity=2)
