@@ -1,0 +1,64 @@
+# The installed package: `cmake --install <build> --prefix <prefix>`, then in a user's project
+#   find_package(reduce_bench CONFIG REQUIRED)
+#   add_executable(my_bench my_adapter.cpp)
+#   target_link_libraries(my_bench PRIVATE reduce_bench::main)
+# reduce_bench::harness   timing, L2 flush, verification, CLI and the registration API
+# reduce_bench::main      main() with every flag of reduce_bench, over what the executable registered
+# Layout under the prefix:
+#   bin/reduce_bench                                   the executable with the built-in backends
+#   include/reduce_bench/{bench,common}/...            the public headers ("bench/gpu/backend.hpp")
+#   lib/librb_harness.a, lib/librb_common.a, ...       the libraries
+#   lib/reduce_bench/objects-<config>/rb_main/main.cpp.o   main()
+#   lib/cmake/reduce_bench/                            reduce_benchConfig.cmake and the targets
+# The built-in backends (bench/backends) and kernels are not part of the package.
+include(CMakePackageConfigHelpers)
+
+set(RB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/reduce_bench)
+
+install(TARGETS reduce_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# A fetched Google Benchmark (third_party/benchmark.cmake) is not installed, so a package built on
+# it could not find it again: then only the executable is installed.
+get_target_property(_rb_benchmark_imported benchmark::benchmark IMPORTED)
+if(NOT _rb_benchmark_imported)
+  set(RB_PACKAGE OFF)
+  message(STATUS "reduce-bench: no installable package (Google Benchmark was fetched, not found)")
+  return()
+endif()
+set(RB_PACKAGE ON)
+
+set_target_properties(rb_harness PROPERTIES EXPORT_NAME harness)
+set_target_properties(rb_main PROPERTIES EXPORT_NAME main)
+set_target_properties(rb_common PROPERTIES EXPORT_NAME common)
+set(_rb_exported rb_harness rb_main rb_common)
+if(RB_HAVE_CUDA)
+  set_target_properties(rb_cuda_check PROPERTIES EXPORT_NAME cuda_check)
+  list(APPEND _rb_exported rb_cuda_check)
+endif()
+install(TARGETS ${_rb_exported} EXPORT reduce_bench_targets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/reduce_bench)
+install(EXPORT reduce_bench_targets NAMESPACE reduce_bench:: FILE reduce_benchTargets.cmake
+        DESTINATION ${RB_INSTALL_CMAKEDIR})
+
+# The headers an adapter and main() need, at their source paths: bench/ without the built-in
+# adapters (bench/backends), the GPU layer's only when it was built (context.hpp, CUDA-free, always),
+# and common/.
+set(_rb_header_excludes PATTERN backends EXCLUDE)
+if(NOT RB_HAVE_CUDA)
+  list(APPEND _rb_header_excludes PATTERN gpu EXCLUDE)
+  install(FILES ${PROJECT_SOURCE_DIR}/bench/gpu/context.hpp DESTINATION ${RB_INSTALL_INCLUDEDIR}/bench/gpu)
+endif()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/bench/ DESTINATION ${RB_INSTALL_INCLUDEDIR}/bench
+        FILES_MATCHING PATTERN "*.hpp" ${_rb_header_excludes})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/common/ DESTINATION ${RB_INSTALL_INCLUDEDIR}/common
+        FILES_MATCHING PATTERN "*.hpp")
+
+set(RB_PACKAGE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/reduce_benchConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/reduce_benchConfig.cmake
+                              INSTALL_DESTINATION ${RB_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/reduce_benchConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/reduce_benchConfig.cmake ${PROJECT_BINARY_DIR}/reduce_benchConfigVersion.cmake
+        DESTINATION ${RB_INSTALL_CMAKEDIR})

@@ -1,0 +1,19 @@
+// Registrations for test_registration.cpp (see registrations_a.cpp).
+#include <vector>
+
+#include "bench/cpu/backend.hpp"
+#include "tests/bench/registration/registrations.hpp"
+#if RB_TEST_GPU
+#include "bench/gpu/backend.hpp"
+#endif
+
+namespace rb::test {
+
+RB_REGISTER_BACKEND(bench::unavailable_backend("t/mid", "a test row"));
+RB_REGISTER_BACKEND(register_duplicates ? std::vector<bench::CpuBackendDef>{bench::unavailable_backend("t/dup", "b")}
+                                        : std::vector<bench::CpuBackendDef>{});
+#if RB_TEST_GPU
+RB_REGISTER_BACKEND(bench::gpu::unavailable_backend("t/gpu_a", "a test row"));
+#endif
+
+}  // namespace rb::test
