@@ -1,7 +1,7 @@
 #pragma once
 // The one adapter every hand-written CUDA variant shares (kernels/cuda/sum.hpp's shape):
 //   constructor (untimed): scratch sized for n by the variant, which also queries and caches the
-//     SM count and occupancy there, then prepare() (onepass zeroes its counter and slots) and a stream sync;
+//     SM count and occupancy there, then prepare() (onepass zeroes its slots) and a stream sync;
 //   enqueue: the variant's launches, nothing else;
 //   result: the float or double the variant wrote.
 //   structure: from the variant's launch geometry at n (kernel_structure below).

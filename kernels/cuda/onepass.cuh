@@ -43,15 +43,11 @@
 namespace rb::cuda {
 namespace detail {
 
-// Scratch: [ticket | padding | slots[grid]], all zero between launches (prepare, then every
-// launch puts back what it used).
-inline constexpr std::size_t kOnepassSlotsOffset = 256;
-
 // Finish: FinishEarly or FinishBlock (or an experiment's completion): how the blocks' sums of
 // their chunks become one sum in *out.
 template <class Acc, class Shape, class Finish>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
-    Split x, EvenShare share, unsigned*, Slot<Acc>* slots, Acc* out) {
+    Split x, EvenShare share, Slot<Acc>* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
   Finish::template finish<Shape>(x, share, slots, out, storage);
 }
@@ -105,6 +101,8 @@ struct SingleBlock {
 };
 
 // A grid of Shape blocks completed by Finish, for any n (one block writes its sum directly).
+// Scratch: one slot per block, all zero between launches (prepare, then every launch puts back
+// what it used).
 template <class Acc, class Shape, class Finish>
 struct Onepass {
   static constexpr auto kKernel = &detail::onepass_kernel<Acc, Shape, Finish>;
@@ -118,7 +116,7 @@ struct Onepass {
   static int grid(std::int64_t n) { return work_sized_grid(n, Shape::tile_floats, max_grid()); }
 
   static std::size_t scratch_bytes(std::int64_t n) {
-    return detail::kOnepassSlotsOffset + static_cast<std::size_t>(grid(n)) * sizeof(Word);
+    return static_cast<std::size_t>(grid(n)) * sizeof(Word);
   }
 
   static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) {
@@ -128,10 +126,8 @@ struct Onepass {
   static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const Split x = split_aligned(in, n);
     const int blocks = grid(n);
-    auto* bytes = static_cast<unsigned char*>(scratch);
     kKernel<<<blocks, Shape::threads, 0, stream>>>(x, EvenShare::make(x.body_n, Shape::threads, blocks),
-                                                   reinterpret_cast<unsigned*>(bytes),
-                                                   reinterpret_cast<Word*>(bytes + detail::kOnepassSlotsOffset), out);
+                                                   static_cast<Word*>(scratch), out);
     RB_CUDA_CHECK_LAUNCH();
   }
 

@@ -5,12 +5,12 @@
 //   bytes = v.scratch_bytes(n);          untimed: sizes the grid for n on the current device,
 //                                        querying SM count and occupancy once and caching them
 //   v.prepare(scratch, bytes, stream);   untimed, once per scratch buffer, asynchronous
-//                                        (onepass zeroes its counter and slots; others: nothing)
+//                                        (onepass zeroes its slots; others: nothing)
 //   v.sum(in, n, scratch, out, stream);  launches only: no synchronization, allocation or copy
 //
 // `in` (device) may start at any float boundary; n may be 0 (the sum is 0) or beyond 2^31.
 // `out` (device) receives the sum. A scratch buffer serves one launch sequence at a time: two
-// streams sharing one would share onepass's counter.
+// streams sharing one would share onepass's slots.
 #include <cuda_runtime.h>
 
 #include <cstddef>

@@ -60,7 +60,7 @@ TEST(Onepass, SlotsAreEmptyAgainAfterLaunchesOfDifferentN) {
   DeviceArray<unsigned char> scratch(bytes);
   DeviceArray<float> out(1);
   v.prepare(scratch.get(), bytes, nullptr);  // once: every launch below must leave it all zero
-  // Grids: full, 2 blocks, 1 block (skips the counter), full again, 25 blocks, none (n = 0).
+  // Grids: full, 2 blocks, 1 block (touches no slot), full again, 25 blocks, none (n = 0).
   for (const std::int64_t n : {big, g.tile + 1, std::int64_t{1}, big - 3, std::int64_t{100'003}, std::int64_t{0}, big}) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", grid " << v.geometry(n).grid);
     RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n),
