@@ -17,7 +17,7 @@ struct OnepassShape {
 // Largest persistent grid the completion step reduces in one tl.arange (MAX_PROGS in sum.py).
 inline constexpr int kMaxPrograms = 4096;
 
-// From the tune/triton_* sweep on the H200 (cold, median µs; results/h200/tuning/tune_cold.json).
+// From the tune/triton_* sweep on the H200 (cold, median µs; results/h200/tuning.md#shapes-grid).
 // two_pass, by BLOCK_w<warps>:      2^10  2^20  2^22   2^24   2^26    2^28    2^30
 //   b4096_w8 (first guess)          6.03  8.01 10.04  22.31  70.82  265.67 1038.42
 //   b8192_w16 (chosen)              6.05  8.15 10.11  21.76  67.28  250.73  978.29
@@ -27,7 +27,7 @@ inline constexpr int kMaxPrograms = 4096;
 // onepass, BLOCK_w<warps>_p<programs per SM>: the first guess b4096_w8_p4 was within 0.1 µs of
 // the best row at every n up to 2^24 and within 0.4% above (b8192_w16_p2: 235.76 vs 235.76 at
 // 2^28, 922.7 vs 926.4 at 2^30): kept. 4096 floats over 8 warps is 16 floats (four 16-byte
-// loads) per thread per step, the load depth FIELD-NOTES found needed on HBM3e.
+// loads) per thread per step, the depth at which cuda/vec4_ilp4 overtakes vec4 from 2^22 (same file).
 inline constexpr TwoPassShape kTwoPassShape{8192, 16};
 inline constexpr OnepassShape kOnepassShape{4096, 8, 4};
 
