@@ -43,8 +43,7 @@
 namespace rb::cuda {
 namespace detail {
 
-// Finish: FinishEarly or FinishBlock (or an experiment's completion): how the blocks' sums of
-// their chunks become one sum in *out.
+// Finish (FinishEarly or FinishBlock): how the blocks' sums of their chunks become one sum in *out.
 template <class Acc, class Shape, class Finish>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
     Split x, EvenShare share, Slot<Acc>* slots, Acc* out) {
@@ -55,7 +54,7 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_
 // One block for n <= Shape::tile_floats: the tiny paths' kernel, lean on purpose.
 // 32-bit indices, three kernel parameters, no loop and no grid logic: every thread issues all of
 // its Shape::unroll loads at once, predicated, then the block tree. One block of onepass_kernel
-// takes 0.1-0.2 µs longer up to 8192 floats (tuning.cuh): fixed cost, not bandwidth.
+// takes about 0.2 µs longer up to 8192 floats (tuning.cuh): fixed cost, not bandwidth.
 template <class Acc, class Shape>
 __global__ __launch_bounds__(Shape::threads) void single_block_kernel(const float* x, int n, Acc* out) {
   constexpr int kThreads = Shape::threads, kLoads = Shape::unroll;

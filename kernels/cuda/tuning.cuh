@@ -47,8 +47,8 @@ using OnepassSmallShape = LaunchShape<512, 8, 1>;
 //   t256_u4_b4         4.99  5.01  5.54  6.15 10.59    Mid
 //   t512_u8_b2         5.26  5.45  5.45  5.98  9.04    Large
 // 2^19 stays on Mid: Large wins it by 0.1 in float but loses 0.5 in double
-// (results/h200/tuning.md#spillfree). Large is the 17-shape grid's fastest from 2^20 to 2^28 (tied at
-// 2^28) and 0.2% behind t1024_u8_b1 at 2^30 (results/h200/tuning.md#shapes-grid).
+// (results/h200/tuning.md#spillfree). Large is the 17-shape grid's fastest from 2^20 to 2^28
+// (tied at 2^28) and 0.2% behind t1024_u8_b1 at 2^30 (results/h200/tuning.md#shapes-grid).
 using OnepassMidShape = LaunchShape<256, 4, 4>;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
 inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;

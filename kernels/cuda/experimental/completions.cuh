@@ -1,7 +1,7 @@
 // Experiment, not shipped: the completions the tune/onepass/* rows compare with the shipped ones.
 #pragma once
 // Included only by bench/backends/cuda_tuning.cu and tests/kernels/cuda/test_experimental.cu.
-// What each measured is in results/h200/tuning.md (rounds 3, 4, 7 and 8).
+// What each measured: results/h200/tuning.md#round-3, #round-4, #round-7 and #round-8.
 //   finisher_polls  the grid's last block, after storing its own partial like every block, polls
 //                   all the slots with its warp 0 (16 per lane, one batch for grids of up to 512
 //                   blocks). The completion of every tune/onepass/t<threads>_u<loads>_b<blocks> row.
@@ -9,7 +9,7 @@
 //                   trips after the last partial, the ticket's and the poll's.
 //   ticket_fenced   the same with an acq_rel ticket (the classic `__threadfence(); atomicAdd()`):
 //                   a fence on every block's critical path.
-// Scratch: [ticket | padding | slots[grid]], all zero between launches, as in the shipped kernel.
+// Scratch: [ticket | padding | slots[grid]], all zero between launches, like the shipped slots.
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 

@@ -18,7 +18,9 @@ using rb::cuda::experimental::OnepassCompletion;
 using rb::test::DeviceArray;
 
 const char* name(Completion c) {
-  return c == Completion::finisher_polls ? "finisher_polls" : c == Completion::ticket_polls ? "ticket_polls" : "ticket_fenced";
+  return c == Completion::finisher_polls ? "finisher_polls"
+         : c == Completion::ticket_polls  ? "ticket_polls"
+                                          : "ticket_fenced";
 }
 
 // A full grid (one batch of 16 slots per lane for the H200's grids, more elsewhere), a grid of a
@@ -66,7 +68,8 @@ void expect_shape_sums_correctly() {
   const auto x = rb::test::random_signed(2 * wave + g.row + 3 + 3, 5);
   const auto d = rb::test::upload(x);
   for (const int offset : {0, 3}) {
-    for (const std::int64_t n : {std::int64_t{0}, std::int64_t{5}, g.row + 1, g.tile + 1, wave - 1, 2 * wave + g.row + 3}) {
+    for (const std::int64_t n :
+         {std::int64_t{0}, std::int64_t{5}, g.row + 1, g.tile + 1, wave - 1, 2 * wave + g.row + 3}) {
       SCOPED_TRACE(testing::Message() << "t" << Threads << "_u" << Unroll << "_b" << BlocksPerSm << ", offset "
                                       << offset << ", n " << n);
       RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + offset, n), std::span(x).subspan(offset, n),
