@@ -128,7 +128,8 @@ SECTIONS = [
          how="`^(cub|ref/read|ref/launch|cuda/onepass|tune/onepass/t(256_u4_b4|512_u8_b2)(_ticket|_idle)?)"
              "/[0-9]+/cold`, 2^15, 2^17, 2^18, 2^19, 1e6, 2^20 … 2^26, 2^28",
          kept="No idle block (no better, often worse; the code is at e577c7a); the last block polls for "
-              "every grid, the ticket path gone; Mid below 3x2^18, Large from it (`kOnepassLargeMinN`).",
+              "every grid, the ticket path gone; Mid below 3x2^18, Large from it (`kOnepassLargeMinN`: Large "
+              "won 2^19 by 0.1 µs in float here, but not in double, see [spillfree](#spillfree)).",
          runs=[run(D + "8_idle_finisher/tune.json")]),
     dict(anchor="round-9", title="Round 9: the whole last block collects", added="55082fa",
          question="The last block collecting the partials with all its threads (`_block`) instead of its "
