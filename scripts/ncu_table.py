@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Nsight Compute metrics of chosen benchmarks, as a markdown table (the seed study's metrics).
+"""Nsight Compute metrics of chosen benchmarks, as a markdown table.
 
     scripts/ncu_table.py BUILD_DIR OUT.md cuda/onepass:2^20 cub:2^20 cuda/onepass:2^28 cub:2^28
     scripts/ncu_table.py --pipes BUILD_DIR OUT.md cuda/onepass:2^24 cuda/onepass_f64:2^24

@@ -11,7 +11,7 @@ namespace rb::bench::gpu {
 // Busy-waits `cycles` SM clock cycles. Queued right before the start event, it keeps the GPU busy
 // while the host enqueues the event and the backend's launches, so the host's launch latency
 // falls outside the measurement (an idle GPU measures ~6.9 us for an empty kernel, a busy one
-// ~2.7 us: FIELD-NOTES).
+// ~2.7 us).
 // It counts clock64() cycles, not %globaltimer: a spin that ends on a globaltimer tick records
 // every start event at the same phase of the ~1 us event clock, and the quantisation then stops
 // averaging out. Measured on the H200: CUB at 2^24 alternated between 21.09 and 22.08 us from one
@@ -20,7 +20,7 @@ void enqueue_spin(cudaStream_t stream, long long cycles);
 
 // Reads `bytes` of `buf` (>= 2x L2) with 16-byte loads, evicting the input from L2. A read, not
 // a memset: a memset leaves dirty lines that get written back during the timed kernel (CUB at
-// 2^24 measured +30% after a memset flush: FIELD-NOTES).
+// 2^24 measured +30% after a memset flush).
 void enqueue_l2_flush(cudaStream_t stream, const void* buf, std::size_t bytes, unsigned* sink, int sm_count);
 
 // x[i] = synthetic value of i, for i in [0, n): bitwise what the host generates.

@@ -26,7 +26,7 @@ std::uint64_t spin_ns();
 // How many times each cold iteration reads the flush buffer (2x L2). One pass leaves the L2 in
 // one of two states that then persist for a whole run: CUB cold at 2^24 ran 21.2 or 22.1 µs per
 // run, alternating, cv 2.3% over 10 repetitions. A second pass makes every iteration's state
-// independent, and the runs agree (cv 0.1%): results/h200/diagnose/.
+// independent, and the runs agree (cv 0.1%): results/h200/tuning.md#round-1.
 inline constexpr int kFlushPasses = 2;
 // kFlushPasses, or RB_FLUSH_PASSES from the environment.
 int flush_passes();

@@ -9,7 +9,7 @@
 //         of a full grid are most of the time; at large n it reads like ref/read (8 loads in flight).
 //   What it costs: over ref/read, 0.2-0.45 µs up to 2^18 and 0.65-1.05 µs above (the finisher's
 //         round trip for the partials, behind the other blocks' streaming;
-//         results/h200/kernels_final/summary.md); one slot of scratch per block, zeroed once
+//         results/h200/archive/2026-11-30-f9c754a/summary.md); one slot of scratch per block, zeroed once
 //         (prepare()) and left zeroed by every launch. Deterministic: no floating-point atomics.
 #include "kernels/cuda/onepass.cuh"
 

@@ -12,7 +12,7 @@
 
 namespace rb::triton {
 
-// The seed study's design: partials_kernel (one program per tile) then finish_kernel (one program).
+// The classic two-launch design: partials_kernel (one program per tile) then finish_kernel (one program).
 class TwoPass {
  public:
   TwoPass(const float* in, std::int64_t n, TwoPassShape shape = kTwoPassShape);

@@ -3,7 +3,7 @@
 Compiled at start-up by the C++ side (kernels/triton/compile.py through the embedded interpreter)
 and launched from C++ with the CUDA runtime's library API: no Python runs in the timed region.
 
-  two_pass   the seed study's design: one program per BLOCK-sized tile writes a partial sum, then
+  two_pass   the classic two-launch design: one program per BLOCK-sized tile writes a partial sum, then
              a second launch (one program) reduces the partials.
   onepass    a persistent grid (programs = SMs x PROGS_PER_SM, sized to the work at small n):
              each program strides over full tiles with unmasked loads (one masked tail tile),

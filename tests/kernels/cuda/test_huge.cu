@@ -1,7 +1,7 @@
 // The one test above 2^31 elements: every variant on n = 2^31 + 7 floats (8.6 GB of device
 // memory), at an aligned start and one offset by 3 floats. 32-bit index arithmetic anywhere
 // (an `int` count, blockIdx.x * blockDim.x * k, a grid stride) wraps here and loses or repeats
-// billions of elements. scripts/sanitize.sh leaves it out (--gtest_filter=-Huge.*).
+// billions of elements. `scripts/gpu sanitize` leaves it out (--gtest_filter=-Huge.*).
 //
 // The data are generated on the GPU from a hash of the index, x[i] = +-(1 + h(i) % 8): small
 // integers of both signs. Every partial sum the kernels form stays far below 2^24 (a random walk
