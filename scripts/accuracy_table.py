@@ -14,6 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+import bench_json  # noqa: E402
 from bench_json import BadInput, load, parse_name  # noqa: E402
 
 
@@ -78,11 +79,7 @@ def main(argv=None):
     except BadInput as e:
         print("accuracy_table: " + str(e), file=sys.stderr)
         return 2
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    bench_json.emit(text, args.out)
     return 0
 
 

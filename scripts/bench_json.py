@@ -10,6 +10,7 @@ cpu_summary.py, readme_results.py, tuning_history.py). What the two library vers
   - time_unit per row; reduce_bench uses us, but any of ns/us/ms/s is converted here;
   - NaN/Infinity as bare tokens (rel_err of a cv row), which Python's json accepts.
 """
+import sys
 import json
 import math
 import re
@@ -235,3 +236,12 @@ def ordered_backends(context, backends):
         return given
     rank = {b.strip(): i for i, b in enumerate(listed.split(",")) if b.strip()}
     return sorted(given, key=lambda b: (rank.get(b, len(rank)), given.index(b)))
+
+
+def emit(text, out=None):
+    """Writes a generated table to `out`, or to stdout when no path is given."""
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)

@@ -107,11 +107,7 @@ def main(argv=None):
     except bench_json.BadInput as e:
         print(f"kernel_table: {e}", file=sys.stderr)
         return 2
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    bench_json.emit(text, args.out)
     return 0
 
 

@@ -25,6 +25,7 @@ import sys
 import tarfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_json  # noqa: E402
 from bench_json import BadInput, loads, loads_console, parse_name  # noqa: E402
 
 OUT_DEFAULT = "results/h200/tuning.md"
@@ -558,11 +559,7 @@ def main(argv=None):
     except (Missing, BadInput, tarfile.TarError) as e:
         print("tuning_history: {}".format(e), file=sys.stderr)
         return 2
-    if args.out and not (args.table or args.spread):
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    bench_json.emit(text, args.out if not (args.table or args.spread) else None)
     return 0
 
 
