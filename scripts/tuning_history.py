@@ -194,7 +194,7 @@ SECTIONS = [
                   "instead of after it, mid and large shapes, float and double?",
          how="`^(cub|ref/read|ref/launch|cuda/onepass(_f64)?|tune/onepass(_f64)?/t(256_u4_b4|512_u8_b2)(_early)?)"
              "/[0-9]+/cold`, 2^15 … 2^19, 1e6, 2^20 … 2^24",
-         kept="FinishEarly (slots.cuh: `finisher_early`) for cuda/onepass up to 2^22: 0.1-0.4 µs faster up "
+         kept="FinishEarly (finish_early.cuh) for cuda/onepass up to 2^22: 0.1-0.4 µs faster up "
               "to 2^18; one batch of 256 slots, so the whole block collects above 2^22.",
          runs=[run(D + "16_early/tune.json")]),
     dict(anchor="batch16", title="One batch of 16 slots per lane, or two of 8", added="57ce471 and 3d768c4",
@@ -203,7 +203,7 @@ SECTIONS = [
          how="the kernel sweep (`scripts/gpu kernels`: cub, ref/*, cuda/* cold, every default size, 5 "
              "randomly interleaved repetitions) at 57ce471 (`kernels/`: two batches of 8) and at the "
              "next commit (`kernels_batch16/`: one of 16); sizes from 2^20 shown",
-         kept="Batch = 16 (slots.cuh: `collect_partials`): two batches were 0.5-1 µs slower from 2^23.",
+         kept="Batch = 16 for the warp collection (experimental/completions.cuh; FinishBlock collects 4 per thread): two batches were 0.5-1 µs slower from 2^23.",
          runs=[run("results/h200/kernels/kernels.json", label="two batches of 8",
                    rows=r"^(cub|ref/read|cuda/onepass|cuda/onepass_f64)$", sizes=p2(*range(20, 32))),
                run("results/h200/kernels_batch16/kernels.json", label="one batch of 16",
