@@ -11,8 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "bench/console.hpp"
 #include "bench/gpu/context.hpp"
+#include "bench/measure.hpp"
 #include "bench/options.hpp"
+#include "bench/progress.hpp"
 #include "bench/registry.hpp"
 #include "bench/session.hpp"
 #include "bench/summation.hpp"
@@ -23,16 +26,6 @@
 
 namespace rb::bench {
 namespace {
-
-// Google Benchmark's default (0.5 s of measured time per benchmark) would make a GPU sweep take
-// tens of minutes: a 5 us kernel then runs 100,000 iterations, each with a flush and a host sync.
-// 20 ms of measured time still averages thousands of iterations at small n and >= 10 at 2^31.
-// Seconds as a bare number for Google Benchmark 1.7 (Debian 12), with a unit for >= 1.8.
-#if RB_MIN_TIME_HAS_UNIT
-inline constexpr const char* kDefaultMinTime = "--benchmark_min_time=0.02s";
-#else
-inline constexpr const char* kDefaultMinTime = "--benchmark_min_time=0.02";
-#endif
 
 void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
   for (const auto& e : entries) {
@@ -64,8 +57,47 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
                               "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
                               "structure each backend states, ref = compensated fp64; rel_tol absent: no bound below sum|x| exists");
   benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
+  const StopRule& r = session.options().rule;
+  char rule[256];
+  std::snprintf(rule, sizeof rule,
+                "until the 95%% CI of the median is within +-%g%% (order statistics), at least %lld and at most %lld samples, "
+                "at most %g s per benchmark; real_time = mean of the samples",
+                100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples),
+                r.max_seconds);
+  benchmark::AddCustomContext("sampling", session.options().user_min_time
+                                              ? "Google Benchmark's --benchmark_min_time rule, one sample per iteration"
+                                              : rule);
   add_backend_context(entries);
   add_gpu_context();
+}
+
+// The benchmarks the stopping rule left short of its target, and those whose SM clock fell.
+void summarize_sampling(const Session& session, const std::vector<Outcome>& all) {
+  const int kListed = 20;
+  std::vector<const Outcome*> short_of, throttled;
+  int sampled = 0;
+  for (const auto& o : all) {
+    if (o.samples == 0) continue;
+    ++sampled;
+    if (!o.target_met) short_of.push_back(&o);
+    if (o.throttled) throttled.push_back(&o);
+  }
+  if (sampled == 0) return;
+  const double target = 100 * session.options().rule.target;
+  std::fprintf(stderr, "reduce_bench: %d of %d benchmarks reached +-%g%% (95%% CI of the median)%s\n",
+               sampled - static_cast<int>(short_of.size()), sampled, target, short_of.empty() ? "" : "; not reached:");
+  for (std::size_t i = 0; i < short_of.size() && i < kListed; ++i) {
+    std::fprintf(stderr, "  %s: +-%.2f%% after %lld samples\n", short_of[i]->name.c_str(), 100 * short_of[i]->precision,
+                 static_cast<long long>(short_of[i]->samples));
+  }
+  if (short_of.size() > kListed) {
+    std::fprintf(stderr, "  and %zu more (target_met = 0 in the JSON)\n", short_of.size() - kListed);
+  }
+  if (throttled.empty()) return;
+  std::fprintf(stderr, "reduce_bench: %zu benchmarks ran with the SM clock below %.0f%% of its maximum (sm_mhz in the JSON):",
+               throttled.size(), 100 * kThrottleFraction);
+  for (std::size_t i = 0; i < throttled.size() && i < kListed; ++i) std::fprintf(stderr, " %s", throttled[i]->name.c_str());
+  std::fprintf(stderr, "%s\n", throttled.size() > kListed ? " ..." : "");
 }
 
 int summarize(const Session& session) {
@@ -73,7 +105,8 @@ int summarize(const Session& session) {
   int measured = 0, timing_only = 0, skipped = 0, failed = 0;
   int exact = 0, exact_skipped = 0, within = 0, no_bound = 0;
   std::string first_skip;
-  for (const auto& o : session.benchmarks()) {
+  const auto all = session.benchmarks();
+  for (const auto& o : all) {
     switch (o.kind) {
       case Outcome::Kind::ok:
         if (o.exact == Check::none) ++timing_only;
@@ -99,6 +132,7 @@ int summarize(const Session& session) {
                "bound (accuracy unchecked); %d timing only, %d skipped, %d failed (exact checks took %.1f s)\n",
                measured + failed, exact, exact_skipped, within, no_bound, timing_only, skipped, failed,
                session.exact_seconds());
+  summarize_sampling(session, all);
   if (failed > 0) return kExitFailed;
   if (measured == 0 && timing_only == 0) {
     std::fprintf(stderr, "reduce_bench: nothing was measured: every selected benchmark was skipped (%s)\n",
@@ -122,7 +156,7 @@ int run(int argc, char** argv) {
     return kExitOk;
   }
   std::vector<char*> args(argv, argv + argc);
-  std::string min_time = kDefaultMinTime;
+  std::string min_time = kOneIterationFlag;
   if (!options.user_min_time) args.push_back(min_time.data());
   args.push_back(nullptr);
   argc = static_cast<int>(args.size()) - 1;
@@ -143,7 +177,7 @@ int run(int argc, char** argv) {
   if (!gpu_why_not.empty()) std::fprintf(stderr, "reduce_bench: GPU benchmarks skipped: %s\n", gpu_why_not.c_str());
 
   const std::string filter = benchmark::GetBenchmarkFilter();
-  const auto cases = select_cases(entries, options.sizes, filter);
+  const auto cases = select_cases(entries, options, filter);
   if (cases.empty()) {
     std::fprintf(stderr, "reduce_bench: no available benchmark matches --benchmark_filter='%s' "
                          "(--list_backends shows the backends, --benchmark_list_tests the names)\n", filter.c_str());
@@ -155,7 +189,10 @@ int run(int argc, char** argv) {
   register_cases(cases, entries);
 
   if (!options.list_tests) add_context(session, entries);
-  const std::size_t ran = benchmark::RunSpecifiedBenchmarks();
+  Progress::get().start(static_cast<std::int64_t>(cases.size()), options.repetitions, !options.user_min_time);
+  const auto console = make_console_reporter(options.user_console_flags || options.list_tests);
+  const std::size_t ran = console ? benchmark::RunSpecifiedBenchmarks(console.get()) : benchmark::RunSpecifiedBenchmarks();
+  Progress::get().finish();
   benchmark::Shutdown();
   release_gpu();
   if (ran == 0) {

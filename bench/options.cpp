@@ -1,6 +1,8 @@
 #include "bench/options.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <string_view>
 
 #include "common/sizes.hpp"
@@ -52,6 +54,45 @@ int parse_offset(const std::string& text) {
   return v;
 }
 
+double parse_precision(const std::string& text) {
+  const bool percent = text.ends_with('%');
+  const std::string number = percent ? text.substr(0, text.size() - 1) : text;
+  double v = -1;
+  auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  if (ec == std::errc() && ptr == number.data() + number.size() && percent) v /= 100;
+  if (ec != std::errc() || ptr != number.data() + number.size() || !(v > 0 && v < 1)) {
+    throw UsageError("invalid --precision '" + text + "': expected a fraction in (0, 1) or a percentage, e.g. 0.005 or 0.5%");
+  }
+  return v;
+}
+
+std::int64_t parse_count(const std::string& flag, const std::string& text) {
+  std::int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || v < 1) {
+    throw UsageError("invalid " + flag + " '" + text + "': expected a positive integer");
+  }
+  return v;
+}
+
+// Seconds: "0.25", "0.25s" or "250ms".
+double parse_seconds(const std::string& flag, const std::string& text) {
+  std::string number = text;
+  double scale = 1;
+  if (number.ends_with("ms")) {
+    number.resize(number.size() - 2);
+    scale = 1e-3;
+  } else if (number.ends_with('s')) {
+    number.pop_back();
+  }
+  double v = -1;
+  auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  if (ec != std::errc() || ptr != number.data() + number.size() || !(v > 0)) {
+    throw UsageError("invalid " + flag + " '" + text + "': expected a positive time, e.g. 0.25s or 250ms");
+  }
+  return v * scale;
+}
+
 }  // namespace
 
 const char* dist_name(Dist d) {
@@ -67,6 +108,7 @@ const char* dist_name(Dist d) {
 Options parse_options(int& argc, char** argv) {
   Options o;
   bool dist_given = false;
+  const char* rule_given = nullptr;
   int out = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -74,6 +116,7 @@ Options parse_options(int& argc, char** argv) {
     if (take(arg, "--sizes", value)) {
       try {
         o.sizes = parse_size_list(value);
+        o.sizes_given = true;
       } catch (const std::invalid_argument& e) {
         throw UsageError(std::string("--sizes: ") + e.what());
       }
@@ -86,12 +129,30 @@ Options parse_options(int& argc, char** argv) {
       o.offset = parse_offset(value);
     } else if (take(arg, "--input", value)) {
       o.input_path = value;
+    } else if (take(arg, "--precision", value)) {
+      o.rule.target = parse_precision(value);
+      rule_given = "--precision";
+    } else if (take(arg, "--min_samples", value)) {
+      o.rule.min_samples = parse_count("--min_samples", value);
+      rule_given = "--min_samples";
+    } else if (take(arg, "--max_samples", value)) {
+      o.rule.max_samples = parse_count("--max_samples", value);
+      rule_given = "--max_samples";
+    } else if (take(arg, "--max_time", value)) {
+      o.rule.max_seconds = parse_seconds("--max_time", value);
+      rule_given = "--max_time";
     } else if (arg == "--list_backends") {
       o.list_backends = true;
     } else if (arg == "--help" || arg == "-h") {
       o.help = true;
     } else {
       if (is_flag(arg, "--benchmark_min_time")) o.user_min_time = true;
+      for (const char* f : {"--benchmark_format", "--benchmark_color", "--benchmark_counters_tabular"}) {
+        if (is_flag(arg, f)) o.user_console_flags = true;
+      }
+      if (arg.starts_with("--benchmark_repetitions=")) {
+        o.repetitions = std::max(1, std::atoi(std::string(arg.substr(24)).c_str()));
+      }
       if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true") o.list_tests = true;
       argv[out++] = argv[i];  // not ours: Google Benchmark's, or unknown (reported later)
     }
@@ -99,6 +160,14 @@ Options parse_options(int& argc, char** argv) {
   argc = out;
   if (dist_given && !o.input_path.empty()) {
     throw UsageError("--dist and --input exclude each other: the file is the input");
+  }
+  if (rule_given && o.user_min_time) {
+    throw UsageError(std::string(rule_given) + " and --benchmark_min_time exclude each other: the first sets "
+                     "reduce_bench's stopping rule, the second selects Google Benchmark's");
+  }
+  if (o.rule.max_samples < o.rule.min_samples) {
+    throw UsageError("--max_samples (" + std::to_string(o.rule.max_samples) + ") is below --min_samples (" +
+                     std::to_string(o.rule.min_samples) + ")");
   }
   if (o.sizes.empty()) o.sizes = default_sizes();
   return o;
@@ -110,7 +179,8 @@ std::string usage() {
 reduce_bench flags:
   --sizes=LIST       element counts, comma-separated: 1000, 1e6, 2^20, 4K/4M/4G (decimal),
                      4Ki/4Mi/4Gi (binary), A..B (A, 2A, 4A, ... <= B).
-                     Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9.
+                     Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9; CPU backends
+                     stop at 2^28 unless --sizes is given.
   --dist=NAME        synthetic input: harmonic (x[i] = 1/(i+1), default), uniform (signed,
                      [-1, 1)), normal (approximately N(0, 1)) or integers (nonzero, [-8, 8]:
                      summed exactly by any order); all but harmonic follow --seed
@@ -118,6 +188,13 @@ reduce_bench flags:
   --offset=K         start the input K floats (0..64) past a 256-byte boundary, to measure and
                      test misaligned starts (default 0)
   --input=FILE       raw little-endian float32 values; the first n are summed
+  --precision=P      stop sampling a benchmark once the 95% confidence interval of its
+                     median is within +-P of the median: 0.005 or 0.5% (default 0.5%)
+  --min_samples=N    samples before the precision may stop it (default 10)
+  --max_samples=N    samples after which it stops regardless (default 100000)
+  --max_time=T       wall time after which it stops regardless, at least one sample taken:
+                     0.2, 0.2s or 200ms (default 0.2s)
+                     With --benchmark_min_time, Google Benchmark's own rule decides instead.
   --list_backends    list every backend, and why any is unavailable here, then exit
   --help             this text, then Google Benchmark's
 

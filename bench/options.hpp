@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/sampling.hpp"
 #include "common/synth.hpp"
 
 namespace rb::bench {
@@ -15,13 +16,17 @@ inline constexpr int kMaxOffset = 64;
 
 struct Options {
   std::vector<std::int64_t> sizes;  // sorted, unique
+  bool sizes_given = false;         // --sizes given: every backend runs every size
   Dist dist = Dist::harmonic;
   std::uint64_t seed = 42;
   std::string input_path;           // --input: raw little-endian float32; empty = synthetic
   int offset = 0;                   // --offset: the input starts this many floats past alignment
   bool list_backends = false;
   bool help = false;
-  bool user_min_time = false;       // --benchmark_min_time given: main adds no default
+  StopRule rule;                    // --precision, --min_samples, --max_samples, --max_time
+  bool user_min_time = false;       // --benchmark_min_time given: Google Benchmark's rule instead
+  int repetitions = 1;              // --benchmark_repetitions (read, and passed on)
+  bool user_console_flags = false;  // --benchmark_format/_color/_counters_tabular: GB's console
   bool list_tests = false;          // --benchmark_list_tests given: do not touch data
 };
 

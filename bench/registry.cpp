@@ -7,16 +7,17 @@
 
 #include "bench/cpu/runner.hpp"
 #include "bench/gpu/context.hpp"
+#include "bench/progress.hpp"
 
 namespace rb::bench {
 namespace {
 
 template <class F>
-void for_each_case(const std::vector<BackendEntry>& entries, const std::vector<std::int64_t>& sizes,
-                   F&& f) {
+void for_each_case(const std::vector<BackendEntry>& entries, const Options& options, F&& f) {
   for (const auto& e : entries) {
     if (!e.unavailable.empty()) continue;
-    for (const auto n : sizes) {
+    for (const auto n : options.sizes) {
+      if (!options.sizes_given && n > e.default_max_n) continue;
       for (const auto mode : e.modes) f(e, Case{e.name, n, mode});
     }
   }
@@ -34,8 +35,8 @@ std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu
   return entries;
 }
 
-std::vector<Case> select_cases(const std::vector<BackendEntry>& entries,
-                               const std::vector<std::int64_t>& sizes, const std::string& filter) {
+std::vector<Case> select_cases(const std::vector<BackendEntry>& entries, const Options& options,
+                               const std::string& filter) {
   std::string pattern = filter;
   bool negate = false;
   if (pattern.empty() || pattern == "all") pattern = ".";
@@ -51,7 +52,7 @@ std::vector<Case> select_cases(const std::vector<BackendEntry>& entries,
     have_re = false;  // Google Benchmark reports the bad pattern itself
   }
   std::vector<Case> out;
-  for_each_case(entries, sizes, [&](const BackendEntry&, const Case& c) {
+  for_each_case(entries, options, [&](const BackendEntry&, const Case& c) {
     const bool match = !have_re || std::regex_search(c.name() + "/manual_time", re);
     if (match != negate || !have_re) out.push_back(c);
   });
@@ -61,7 +62,11 @@ std::vector<Case> select_cases(const std::vector<BackendEntry>& entries,
 void register_cases(const std::vector<Case>& cases, const std::vector<BackendEntry>& entries) {
   for (const auto& c : cases) {
     const auto e = std::find_if(entries.begin(), entries.end(), [&](const BackendEntry& x) { return x.name == c.backend; });
-    auto* b = benchmark::RegisterBenchmark(c.name().c_str(), [run = e->run, c](benchmark::State& s) { run(s, c); });
+    auto* b = benchmark::RegisterBenchmark(c.name().c_str(), [run = e->run, c](benchmark::State& s) {
+      Progress::get().begin(c.name());
+      run(s, c);
+      Progress::get().end();
+    });
     // No per-benchmark MinTime/Iterations: Google Benchmark would append them to the name.
     b->UseManualTime()->Unit(benchmark::kMicrosecond);
   }

@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/options.hpp"
 #include "bench/session.hpp"
+#include "common/sizes.hpp"
 
 namespace rb::bench {
 
@@ -22,6 +24,7 @@ struct BackendEntry {
   std::string name;                 // e.g. "cub", "cpu/accumulate_f32"
   std::string unavailable;          // why it cannot run here; empty when it can
   std::vector<Mode> modes;          // which of cold/hot it is registered for
+  std::int64_t default_max_n = kMaxSize;  // the largest default size it runs (--sizes lifts it)
   std::function<void(benchmark::State&, const Case&)> run;
 };
 
@@ -31,9 +34,10 @@ struct BackendEntry {
 std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu_why_not);
 
 // The cases of the available entries whose names pass the filter (Google Benchmark's syntax:
-// a regex, "all", or a leading '-' to negate), in registration order.
-std::vector<Case> select_cases(const std::vector<BackendEntry>& entries,
-                               const std::vector<std::int64_t>& sizes, const std::string& filter);
+// a regex, "all", or a leading '-' to negate), in registration order: every size of
+// options.sizes, or, when those are the defaults, the ones up to each entry's default_max_n.
+std::vector<Case> select_cases(const std::vector<BackendEntry>& entries, const Options& options,
+                               const std::string& filter);
 
 // Registers the selected cases (Google Benchmark applies its filter again, to the same names).
 void register_cases(const std::vector<Case>& cases, const std::vector<BackendEntry>& entries);

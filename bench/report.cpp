@@ -1,5 +1,6 @@
 #include "bench/report.hpp"
 
+#include "bench/measure.hpp"
 #include "bench/verify.hpp"
 
 namespace rb::bench {
@@ -8,8 +9,15 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
                  const Structure& structure, const Measurement& m,
                  const std::function<double()>& sum_exact_input) {
   state.counters["n"] = static_cast<double>(c.n);
+  report_stats(state, m.stats);
+  Outcome o{c.name(), Outcome::Kind::ok, {}};
+  o.samples = m.stats.count;
+  o.precision = m.stats.precision;
+  o.target_met = m.stats.target_met;
+  o.throttled = m.throttled;
   if (structure.acc == Accumulator::none) {  // a timing floor that reads nothing and sums nothing
-    session.record({c.name(), Outcome::Kind::ok, "timing only: computes no sum"});
+    o.message = "timing only: computes no sum";
+    session.record(std::move(o));
     return;
   }
   const auto iterations = static_cast<std::int64_t>(state.iterations());
@@ -19,7 +27,6 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
     state.counters["pct_peak"] = 100.0 * static_cast<double>(bytes) / m.seconds / m.peak_bytes_per_s;
   }
 
-  Outcome o{c.name(), Outcome::Kind::ok, {}};
   const Verdict accuracy = check_accuracy(m.result, ref, structure);
   state.counters["rel_err"] = accuracy.rel_err;
   if (accuracy.rel_tol) state.counters["rel_tol"] = *accuracy.rel_tol;

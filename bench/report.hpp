@@ -6,6 +6,7 @@
 #include <exception>
 #include <functional>
 
+#include "bench/sampling.hpp"
 #include "bench/session.hpp"
 #include "bench/summation.hpp"
 
@@ -13,12 +14,14 @@ namespace rb::bench {
 
 struct Measurement {
   double result = 0;           // the backend's sum, read back after timing
-  double seconds = 0;          // sum of the timed iterations
+  double seconds = 0;          // sum of Google Benchmark's iteration times (Timing::seconds)
   double peak_bytes_per_s = 0; // theoretical bandwidth for pct_peak; 0 = not reported
+  SampleStats stats;           // every sample of this run
+  bool throttled = false;      // the SM clock fell during the samples (GPU only)
 };
 
-// Sets bytes processed (iterations x 4n) and the counters n, rel_err, rel_tol (absent when no
-// bound exists), exact (1 passed, 0 skipped) and pct_peak; runs the exact check through
+// Sets bytes processed (iterations x 4n), the sample statistics (bench/measure.hpp) and the
+// counters n, rel_err, rel_tol (absent when no bound exists), exact (1 passed, 0 skipped) and pct_peak; runs the exact check through
 // `sum_exact_input` (once per backend and n: a new backend over the integer input, one call,
 // untimed). A failed check becomes SkipWithError with expected and got values.
 void finish_case(benchmark::State& state, Session& session, const Case& c, const Reference& ref,

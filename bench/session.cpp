@@ -191,8 +191,22 @@ std::vector<Outcome> Session::benchmarks() const {
   std::map<std::string, std::size_t> index;
   for (const auto& o : outcomes_) {
     const auto [it, fresh] = index.try_emplace(o.name, out.size());
-    if (fresh) out.push_back(o);
-    else if (rank(o.kind) > rank(out[it->second].kind)) out[it->second] = o;
+    if (fresh) {
+      out.push_back(o);
+      continue;
+    }
+    Outcome& kept = out[it->second];
+    // Repetitions: the sampling verdict is the worst of the runs that sampled.
+    const bool both_sampled = kept.samples > 0 && o.samples > 0;
+    const std::int64_t samples = kept.samples + o.samples;
+    const double precision = std::max(kept.precision, o.precision);
+    const bool target_met = both_sampled ? kept.target_met && o.target_met : kept.target_met || o.target_met;
+    const bool throttled = kept.throttled || o.throttled;
+    if (rank(o.kind) > rank(kept.kind)) kept = o;
+    kept.samples = samples;
+    kept.precision = precision;
+    kept.target_met = target_met;
+    kept.throttled = throttled;
   }
   return out;
 }

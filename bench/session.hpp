@@ -43,6 +43,11 @@ struct Outcome {
   std::string message;
   Check exact = Check::none;
   Check accuracy = Check::none;
+  // The stopping rule's result (bench/sampling.hpp); samples 0 for a run that never got there.
+  std::int64_t samples = 0;
+  double precision = 0;
+  bool target_met = false;
+  bool throttled = false;
 };
 
 // The exact check of one (backend, n): run once, whatever the mode and however often Google

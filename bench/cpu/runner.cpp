@@ -6,33 +6,45 @@
 
 #include <chrono>
 
+#include "bench/measure.hpp"
 #include "bench/report.hpp"
 
 namespace rb::bench {
 namespace {
 
+// An exact check this long stands in for the warm-up call (its data is the same size).
+constexpr std::chrono::milliseconds kWarmByExactCheck{20};
+
 void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef& def, const Case& c) {
   try {
     const CpuProblem problem{session.host_data(c.n), c.n};  // before the reference: see gpu/runner.cpp
     const Reference& ref = session.reference(c.n);
+    std::chrono::steady_clock::duration exact_call{};
+    const auto exact_input = [&] {
+      auto exact = def.make({session.exact_host_data(c.n), c.n});
+      const auto t0 = std::chrono::steady_clock::now();
+      const double sum = exact->run();
+      exact_call = std::chrono::steady_clock::now() - t0;
+      return sum;
+    };
+    // The exact check first (once per backend and n): it starts the threads and runs the code
+    // like a warm-up would. After a call that long, a warm-up on the data would cost as much as a
+    // sample, and one cache-cold first sample moves no median.
+    session.exact_check(c, exact_input);
+    const bool warm = exact_call >= kWarmByExactCheck;
     auto backend = def.make(problem);
-    double result = backend->run();  // warm-up: first touch, thread start-up, page faults
-    double seconds = 0;
-    for (auto _ : state) {
+    double result = warm ? 0.0 : backend->run();  // warm-up: first touch, thread start-up, caches
+    const Timing timing = measure(state, session.options().rule, session.options().user_min_time, [&] {
       const auto t0 = std::chrono::steady_clock::now();
       result = backend->run();
       const auto t1 = std::chrono::steady_clock::now();
       benchmark::DoNotOptimize(result);
-      const double dt = std::chrono::duration<double>(t1 - t0).count();
-      state.SetIterationTime(dt);
-      seconds += dt;
-    }
+      return std::chrono::duration<double>(t1 - t0).count();
+    });
     state.counters["threads"] = backend->threads();
     const Structure structure = backend->structure();
-    backend.reset();  // the exact check's instance may need the same threads
-    finish_case(state, session, c, ref, structure, {result, seconds, 0.0}, [&] {
-      return def.make({session.exact_host_data(c.n), c.n})->run();
-    });
+    backend.reset();
+    finish_case(state, session, c, ref, structure, {result, timing.seconds, 0.0, timing.stats}, exact_input);
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
   }
@@ -47,6 +59,7 @@ std::vector<BackendEntry> bind_cpu_backends(Session& session, std::vector<CpuBac
     e.name = def.name;
     e.unavailable = def.unavailable;
     e.modes = {Mode::hot};
+    e.default_max_n = kCpuDefaultMaxN;
     e.run = [&session, def](benchmark::State& s, const Case& c) { run_cpu_case(s, session, def, c); };
     out.push_back(std::move(e));
   }

@@ -7,6 +7,10 @@
 
 namespace rb::bench {
 
+// A GPU benchmark is flagged `throttled` when the lowest SM clock read during its samples is below
+// this fraction of the device's maximum (gpu/runner.cpp).
+inline constexpr double kThrottleFraction = 0.9;
+
 // The registered GPU backends bound to the session (bench/gpu/runner.hpp), in sweep order. Without
 // a usable device they are unavailable, and without CUDA in this build absent; `why_not` says why.
 std::vector<BackendEntry> bind_registered_gpu_backends(Session& session, std::string& why_not);

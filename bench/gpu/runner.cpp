@@ -1,8 +1,9 @@
 // The GPU measurement loop: the only code that knows the order of operations around the timer.
 //
 //   per benchmark run (untimed):  input prefix, backend constructor (scratch), one warm-up launch
-//   per iteration:   [cold: L2 flush read] -> poison result slot -> spin kernel ->
-//                    start event -> backend.enqueue() -> stop event -> wait for stop
+//   per sample (bench/measure.hpp decides how many):  [cold: L2 flush read] -> poison result
+//                    slot -> spin kernel -> start event -> backend.enqueue() -> stop event ->
+//                    wait for stop
 //   after the loop (untimed):     read the result back; the exact check (a second backend over
 //                                 the integer input, one call) and the accuracy check
 //
@@ -25,6 +26,7 @@
 
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/session.hpp"
+#include "bench/measure.hpp"
 #include "bench/report.hpp"
 
 namespace rb::bench {
@@ -78,6 +80,31 @@ class SampleLog {
   std::map<std::string, int> runs_;
 };
 
+// The SM clock during a benchmark's samples, read through NVML at most every 10 ms (a read costs
+// microseconds of host time, outside the events). A benchmark is flagged when the lowest clock
+// seen falls below kThrottleFraction (gpu/context.hpp) of the device's maximum: nvbench's
+// throttle check, with its threshold relative to the maximum clock rather than the default one.
+class ClockWatch {
+ public:
+  explicit ClockWatch(const gpu::DeviceInfo& info) : info_(info) {}
+  void poll(bool now = false) {
+    const auto t = std::chrono::steady_clock::now();
+    if (!now && t - last_ < std::chrono::milliseconds(10)) return;
+    last_ = t;
+    const int mhz = gpu::current_clocks(info_.pci_bus_id).sm_mhz;
+    if (mhz > 0 && (lowest_ < 0 || mhz < lowest_)) lowest_ = mhz;
+  }
+  int lowest_mhz() const noexcept { return lowest_; }
+  bool throttled() const noexcept {
+    return lowest_ > 0 && lowest_ < kThrottleFraction * info_.sm_clock_khz / 1000.0;
+  }
+
+ private:
+  const gpu::DeviceInfo& info_;
+  std::chrono::steady_clock::time_point last_{};
+  int lowest_ = -1;
+};
+
 void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBackendDef& def, const Case& c) {
   try {
     GpuSession& g = runtime().get();
@@ -89,11 +116,13 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     // since CUDA 12) and libraries query the device on their first call.
     backend->enqueue(stream);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    double seconds = 0, host_seconds = 0;
+    double host_seconds = 0;
+    std::int64_t calls = 0;
     SampleLog& log = SampleLog::get();
     std::vector<double> samples;
     const bool blocking = backend->blocking();
-    for (auto _ : state) {
+    ClockWatch clock(g.info());
+    const Timing timing = measure(state, session.options().rule, session.options().user_min_time, [&] {
       if (c.mode == Mode::cold) g.enqueue_flush();
       g.slot().poison();
       if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -102,24 +131,25 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
       const auto t0 = std::chrono::steady_clock::now();
       backend->enqueue(stream);
       host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++calls;
       g.record_stop();
       const double dt = g.elapsed_seconds();
-      state.SetIterationTime(dt);
-      seconds += dt;
+      clock.poll();
       if (log.on()) samples.push_back(dt);
-    }
-    // The SM clock just after the loop: a run that throttled shows it here.
-    state.counters["sm_mhz"] = gpu::current_clocks(g.info().pci_bus_id).sm_mhz;
-    if (blocking && state.iterations() > 0) {
-      state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(state.iterations());
-    }
+      return dt;
+    });
+    clock.poll(true);
+    if (clock.lowest_mhz() > 0) state.counters["sm_mhz"] = clock.lowest_mhz();
+    state.counters["throttled"] = clock.throttled() ? 1.0 : 0.0;
+    if (blocking && calls > 0) state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(calls);
     if (log.on()) log.write(c.name(), samples);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
     RB_CUDA_CHECK(cudaGetLastError());
     const double result = backend->result();
     const Structure structure = backend->structure();
     backend.reset();
-    finish_case(state, session, c, ref, structure, {result, seconds, g.info().peak_bytes_per_s}, [&] {
+    finish_case(state, session, c, ref, structure,
+                {result, timing.seconds, g.info().peak_bytes_per_s, timing.stats, clock.throttled()}, [&] {
       auto exact = def.make(gpu::GpuProblem{g.exact_input(c.n), c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
       g.slot().poison();
       exact->enqueue(stream);

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <set>
+#include <string>
+
+#include "bench/measure.hpp"
 
 namespace rb::test {
 namespace {
@@ -29,12 +32,8 @@ class SilentReporter : public benchmark::BenchmarkReporter {
 void init_benchmark_once() {
   static const bool done = [] {
     char arg0[] = "rb_test";
-#if RB_MIN_TIME_HAS_UNIT
-    char min_time[] = "--benchmark_min_time=0.001s";
-#else
-    char min_time[] = "--benchmark_min_time=0.001";
-#endif
-    char* argv[] = {arg0, min_time, nullptr};
+    std::string min_time = bench::kOneIterationFlag;
+    char* argv[] = {arg0, min_time.data(), nullptr};
     int argc = 2;
     benchmark::Initialize(&argc, argv);
     return true;
@@ -47,6 +46,10 @@ void init_benchmark_once() {
 bench::Options small_options(std::vector<std::int64_t> sizes) {
   bench::Options o;
   o.sizes = std::move(sizes);
+  o.sizes_given = true;
+  // A light rule: tests check results and plumbing, not precision.
+  o.rule.min_samples = 3;
+  o.rule.max_seconds = 0.02;
   o.dist = bench::Dist::uniform;
   o.seed = 1234;
   return o;
@@ -57,7 +60,7 @@ namespace {
 std::size_t run_with(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
                      const std::string& filter, SilentReporter& reporter) {
   init_benchmark_once();
-  const auto cases = bench::select_cases(entries, session.options().sizes, filter);
+  const auto cases = bench::select_cases(entries, session.options(), filter);
   std::set<std::int64_t> sizes;
   for (const auto& c : cases) sizes.insert(c.n);
   session.select_sizes({sizes.begin(), sizes.end()});

@@ -1,0 +1,79 @@
+#include "bench/sampling.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace rb::bench {
+
+std::int64_t median_ci_rank(std::int64_t k) {
+  if (k < 6) return 0;
+  if (k > 1000) {  // the normal approximation of the binomial is exact to a rank here
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(std::floor((static_cast<double>(k) - 1.959964 * std::sqrt(static_cast<double>(k))) / 2)));
+  }
+  // P(B <= i) for B ~ Binomial(k, 1/2), accumulated in logs (0.5^1000 underflows).
+  double cdf = 0;
+  std::int64_t j = 0;
+  for (std::int64_t i = 0; i < k; ++i) {
+    const double log_p = std::lgamma(k + 1.0) - std::lgamma(i + 1.0) - std::lgamma(k - i + 1.0) - k * std::log(2.0);
+    cdf += std::exp(log_p);
+    if (2 * cdf > 0.05) break;
+    j = i + 1;  // 2 P(B <= j - 1) <= 0.05
+  }
+  return j;
+}
+
+void Sampler::add(double seconds) {
+  samples_.push_back(seconds);
+  sum_ += seconds;
+}
+
+double Sampler::precision() const {
+  const auto k = count();
+  const std::int64_t j = median_ci_rank(k);
+  if (j == 0) return std::numeric_limits<double>::infinity();
+  std::vector<double> v = samples_;
+  const auto at = [&v](std::int64_t rank) {  // the rank-th smallest, 1-based
+    std::nth_element(v.begin(), v.begin() + (rank - 1), v.end());
+    return v[static_cast<std::size_t>(rank - 1)];
+  };
+  const double lo = at(j), hi = at(k + 1 - j);
+  const double median = quantile(v, 0.5);
+  return median > 0 ? (hi - lo) / 2 / median : std::numeric_limits<double>::infinity();
+}
+
+bool Sampler::done(double wall_seconds) {
+  const auto k = count();
+  if (k < 1) return false;
+  if (k >= rule_.max_samples || wall_seconds >= rule_.max_seconds) return true;
+  if (k < rule_.min_samples || k < next_check_) return false;
+  next_check_ = k < 64 ? k + 1 : k + k / 16;
+  return precision() <= rule_.target;
+}
+
+double quantile(std::vector<double>& v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const double pos = q * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(pos);
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+SampleStats Sampler::stats() const {
+  SampleStats st;
+  st.count = count();
+  if (st.count == 0) return st;
+  std::vector<double> v = samples_;
+  st.mean = sum_ / static_cast<double>(st.count);
+  st.median = quantile(v, 0.5);
+  st.p10 = quantile(v, 0.1);
+  st.p90 = quantile(v, 0.9);
+  st.min = v.front();
+  st.max = v.back();
+  st.precision = precision();
+  st.target_met = st.precision <= rule_.target;
+  return st;
+}
+
+}  // namespace rb::bench

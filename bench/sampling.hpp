@@ -1,0 +1,62 @@
+#pragma once
+// The stopping rule: how many timed samples one benchmark takes, and the statistics reported
+// from them. No Google Benchmark here; the runners feed it one sample at a time.
+//
+// Samples are taken until the first of:
+//   1. precision: at least min_samples samples, and the 95% confidence interval of the median is
+//      within +-target of the median. The interval is distribution-free: the order statistics
+//      x(j) and x(k+1-j) of the k samples, j the largest with 2 P(B <= j-1) <= 0.05 for
+//      B ~ Binomial(k, 1/2); precision = (x(k+1-j) - x(j)) / 2 / median. It needs k >= 6. Outliers
+//      (a preempted CPU thread, a late GPU launch) widen it only as far as they shift the median,
+//      where they would make a confidence interval of the mean useless;
+//   2. max_samples samples;
+//   3. max_seconds of wall time spent sampling (at least one sample is always taken).
+// A benchmark stopped by 2 or 3 reports the precision it reached and target_met = 0. The rule is
+// evaluated after every sample up to 64 and then whenever the count has grown by 1/16.
+#include <cstdint>
+#include <vector>
+
+namespace rb::bench {
+
+struct StopRule {
+  double target = 0.005;           // relative half-width of the median's 95% CI
+  std::int64_t min_samples = 10;
+  std::int64_t max_samples = 100'000;
+  double max_seconds = 0.2;        // wall time per benchmark spent sampling
+};
+
+// What the JSON reports per benchmark (times in seconds).
+struct SampleStats {
+  std::int64_t count = 0;
+  double mean = 0, median = 0, p10 = 0, p90 = 0, min = 0, max = 0;
+  double precision = 0;  // relative half-width of the median's 95% CI; +inf below 6 samples
+  bool target_met = false;
+};
+
+// The 1-based rank j of the lower end of the median's 95% confidence interval [x(j), x(k+1-j)]
+// over k samples; 0 when k is too small for one (k < 6).
+std::int64_t median_ci_rank(std::int64_t k);
+
+class Sampler {
+ public:
+  explicit Sampler(StopRule rule) : rule_(rule) {}
+  void add(double seconds);
+  // Whether the rule says stop, given the wall time spent sampling so far.
+  bool done(double wall_seconds);
+  // The relative half-width of the median's 95% CI (+inf below 6 samples or at median 0).
+  double precision() const;
+  std::int64_t count() const noexcept { return static_cast<std::int64_t>(samples_.size()); }
+  double sum() const noexcept { return sum_; }
+  SampleStats stats() const;
+
+ private:
+  StopRule rule_;
+  std::vector<double> samples_;
+  double sum_ = 0;
+  std::int64_t next_check_ = 1;
+};
+
+// The q-quantile (0..1) of `v`, linear between order statistics (v is sorted in place).
+double quantile(std::vector<double>& v, double q);
+
+}  // namespace rb::bench

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""The stopping rule against Google Benchmark's own, and its stability (README "How it measures").
+
+  rule_check.py agree RULE.json MINTIME.json [--tolerance 0.01]
+      per benchmark in both files: the median of the rule's run against the median of the run
+      under --benchmark_min_time (median_us where the file has it, else real_time), the ratio and
+      whether it is within the tolerance; exit 1 when one is not
+  rule_check.py cv REPS.json [--limit 0.005]
+      per benchmark: cv of real_time (the mean) and of median_us over its repetitions; exit 1 when
+      one is above the limit
+  rule_check.py targets SWEEP.json
+      how many benchmarks reached the precision target, and the others with what they reached
+"""
+import argparse
+import statistics
+import sys
+
+import bench_json
+
+
+def per_rep(path, counter):
+    """{name: [value per repetition row]} of a counter ('real_time' for the mean)."""
+    _, benches = bench_json.load(path)
+    out = {}
+    for name, b in benches.items():
+        if counter == "real_time":
+            vals = [r[0] for r in b.reps]
+        else:
+            vals = [c[counter] for c in b.rep_counters if counter in c]
+        if vals:
+            out[name] = vals
+    return out
+
+
+def medians(path):
+    got = per_rep(path, "median_us")
+    for name, vals in per_rep(path, "real_time").items():
+        got.setdefault(name, vals)  # a GB-rule file without the counter: its per-repetition means
+    return {k: statistics.median(v) for k, v in got.items()}
+
+
+def agree(args):
+    rule, gb = medians(args.rule), medians(args.mintime)
+    worst = 0.0
+    lines = ["| benchmark | rule median µs | min_time median µs | ratio | within ±{:g}% |".format(100 * args.tolerance),
+             "|---|---|---|---|---|"]
+    for name in rule:
+        if name not in gb:
+            continue
+        ratio = rule[name] / gb[name] if gb[name] > 0 else float("inf")
+        ok = abs(ratio - 1) <= args.tolerance
+        worst = max(worst, abs(ratio - 1))
+        lines.append("| {} | {:.2f} | {:.2f} | {:.4f} | {} |".format(name.replace("/manual_time", ""), rule[name], gb[name],
+                                                                   ratio, "yes" if ok else "**no**"))
+    print("\n".join(lines))
+    print("\nlargest difference: {:.2f}%".format(100 * worst))
+    return 0 if worst <= args.tolerance else 1
+
+
+def cv(args):
+    means, meds = per_rep(args.file, "real_time"), per_rep(args.file, "median_us")
+    worst = 0.0
+    print("| benchmark | repetitions | cv of the mean | cv of the median | within {:g}% |".format(100 * args.limit))
+    print("|---|---|---|---|---|")
+    for name, vals in means.items():
+        if len(vals) < 2:
+            continue
+        c_mean = statistics.stdev(vals) / statistics.mean(vals)
+        m = meds.get(name, [])
+        c_med = statistics.stdev(m) / statistics.mean(m) if len(m) > 1 else float("nan")
+        worst = max(worst, c_mean, c_med if c_med == c_med else 0)
+        print("| {} | {} | {:.3f}% | {:.3f}% | {} |".format(name.replace("/manual_time", ""), len(vals), 100 * c_mean,
+                                                          100 * c_med, "yes" if max(c_mean, c_med) <= args.limit else "**no**"))
+    return 0 if worst <= args.limit else 1
+
+
+def targets(args):
+    _, benches = bench_json.load(args.file)
+    met, missed = 0, []
+    for name, b in benches.items():
+        for c in b.rep_counters:
+            if "target_met" not in c:
+                continue
+            if c["target_met"] >= 1:
+                met += 1
+            else:
+                missed.append((name.replace("/manual_time", ""), c.get("precision", float("inf")), int(c.get("samples", 0))))
+    total = met + len(missed)
+    print("{} of {} benchmarks reached the target ({:.1f}%)".format(met, total, 100.0 * met / total if total else 0))
+    for name, p, k in missed:
+        print("  {}: ±{:.2f}% after {} samples".format(name, 100 * p, k))
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    a = sub.add_parser("agree")
+    a.add_argument("rule")
+    a.add_argument("mintime")
+    a.add_argument("--tolerance", type=float, default=0.01)
+    c = sub.add_parser("cv")
+    c.add_argument("file")
+    c.add_argument("--limit", type=float, default=0.005)
+    t = sub.add_parser("targets")
+    t.add_argument("file")
+    args = p.parse_args()
+    try:
+        return {"agree": agree, "cv": cv, "targets": targets}[args.cmd](args)
+    except bench_json.BadInput as e:
+        print("rule_check.py: {}".format(e), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
