@@ -3,12 +3,15 @@
 // from them. No Google Benchmark here; the runners feed it one sample at a time.
 //
 // Samples are taken until the first of:
-//   1. precision: at least min_samples samples, and the 95% confidence interval of the median is
-//      within +-target of the median. The interval is distribution-free: the order statistics
-//      x(j) and x(k+1-j) of the k samples, j the largest with 2 P(B <= j-1) <= 0.05 for
-//      B ~ Binomial(k, 1/2); precision = (x(k+1-j) - x(j)) / 2 / median. It needs k >= 6. Outliers
-//      (a preempted CPU thread, a late GPU launch) widen it only as far as they shift the median,
-//      where they would make a confidence interval of the mean useless;
+//   1. precision: at least min_samples samples, and the median or the mean is known to within
+//      +-target, relative, at 95% confidence:
+//        median: the distribution-free interval between the order statistics x(j) and x(k+1-j) of
+//          the k samples, j the largest with 2 P(B <= j-1) <= 0.05 for B ~ Binomial(k, 1/2);
+//          half-width (x(k+1-j) - x(j)) / 2 / median. It needs k >= 6;
+//        mean: Student's t, t(0.975, k-1) s / sqrt(k) / mean.
+//      The smaller of the two is the precision. Outliers (a preempted CPU thread) widen the mean's
+//      interval but barely move the median's; two modes of equal weight (a CPU switching between
+//      two speeds) do the opposite. Either central value known to +-target is enough;
 //   2. max_samples samples;
 //   3. max_seconds of wall time spent sampling (at least one sample is always taken).
 // A benchmark stopped by 2 or 3 reports the precision it reached and target_met = 0. The rule is
@@ -19,7 +22,7 @@
 namespace rb::bench {
 
 struct StopRule {
-  double target = 0.005;           // relative half-width of the median's 95% CI
+  double target = 0.005;           // relative half-width of a 95% CI (of the median or the mean)
   std::int64_t min_samples = 10;
   std::int64_t max_samples = 100'000;
   double max_seconds = 0.2;        // wall time per benchmark spent sampling
@@ -29,9 +32,12 @@ struct StopRule {
 struct SampleStats {
   std::int64_t count = 0;
   double mean = 0, median = 0, p10 = 0, p90 = 0, min = 0, max = 0;
-  double precision = 0;  // relative half-width of the median's 95% CI; +inf below 6 samples
+  double precision = 0;  // the smaller relative half-width of the 95% CIs; +inf below 2 samples
   bool target_met = false;
 };
+
+// The 0.975 quantile of Student's t with `df` degrees of freedom (df >= 1).
+double student_t975(std::int64_t df);
 
 // The 1-based rank j of the lower end of the median's 95% confidence interval [x(j), x(k+1-j)]
 // over k samples; 0 when k is too small for one (k < 6).
@@ -43,8 +49,10 @@ class Sampler {
   void add(double seconds);
   // Whether the rule says stop, given the wall time spent sampling so far.
   bool done(double wall_seconds);
-  // The relative half-width of the median's 95% CI (+inf below 6 samples or at median 0).
+  // The rule's precision (above); +inf below 2 samples or at a zero mean and median.
   double precision() const;
+  double median_precision() const;  // +inf below 6 samples
+  double mean_precision() const;    // +inf below 2 samples
   std::int64_t count() const noexcept { return static_cast<std::int64_t>(samples_.size()); }
   double sum() const noexcept { return sum_; }
   SampleStats stats() const;
@@ -52,7 +60,7 @@ class Sampler {
  private:
   StopRule rule_;
   std::vector<double> samples_;
-  double sum_ = 0;
+  double sum_ = 0, mean_ = 0, m2_ = 0;  // m2_: Welford's sum of squared deviations
   std::int64_t next_check_ = 1;
 };
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The stopping rule against Google Benchmark's own, and its stability (README "How it measures").
 
-  rule_check.py agree RULE.json MINTIME.json [--tolerance 0.01]
-      per benchmark in both files: the median of the rule's run against the median of the run
-      under --benchmark_min_time (median_us where the file has it, else real_time), the ratio and
-      whether it is within the tolerance; exit 1 when one is not
+  rule_check.py agree --rule R.json [R2.json ...] --mintime M.json [M2.json ...] [--tolerance 0.01]
+      per benchmark: the median under the rule against the median under --benchmark_min_time
+      (median_us, else real_time); with several files (one process each) the median over the files,
+      since at small n a process's buffer placement moves its times by a few per cent either way;
+      the ratio, the spread between processes, and whether the ratio is within the tolerance; exit 1
+      when one is not
   rule_check.py cv REPS.json [--limit 0.005]
       per benchmark: cv of real_time (the mean) and of median_us over its repetitions; exit 1 when
       one is above the limit
@@ -39,19 +41,35 @@ def medians(path):
     return {k: statistics.median(v) for k, v in got.items()}
 
 
+def over_files(paths):
+    """{name: [median per file]}"""
+    out = {}
+    for path in paths:
+        for name, m in medians(path).items():
+            out.setdefault(name, []).append(m)
+    return out
+
+
+def spread(vals):
+    return (max(vals) - min(vals)) / statistics.median(vals) if len(vals) > 1 else 0.0
+
+
 def agree(args):
-    rule, gb = medians(args.rule), medians(args.mintime)
+    rule, gb = over_files(args.rule), over_files(args.mintime)
     worst = 0.0
-    lines = ["| benchmark | rule median µs | min_time median µs | ratio | within ±{:g}% |".format(100 * args.tolerance),
-             "|---|---|---|---|---|"]
+    lines = ["| benchmark | rule median µs | min_time median µs | ratio | processes (rule, min_time) | "
+             "spread between processes (rule, min_time) | within ±{:g}% |".format(100 * args.tolerance),
+             "|---|---|---|---|---|---|---|"]
     for name in rule:
         if name not in gb:
             continue
-        ratio = rule[name] / gb[name] if gb[name] > 0 else float("inf")
+        r, g = statistics.median(rule[name]), statistics.median(gb[name])
+        ratio = r / g if g > 0 else float("inf")
         ok = abs(ratio - 1) <= args.tolerance
         worst = max(worst, abs(ratio - 1))
-        lines.append("| {} | {:.2f} | {:.2f} | {:.4f} | {} |".format(name.replace("/manual_time", ""), rule[name], gb[name],
-                                                                   ratio, "yes" if ok else "**no**"))
+        lines.append("| {} | {:.3f} | {:.3f} | {:.4f} | {}, {} | {:.1f}%, {:.1f}% | {} |".format(
+            name.replace("/manual_time", ""), r, g, ratio, len(rule[name]), len(gb[name]),
+            100 * spread(rule[name]), 100 * spread(gb[name]), "yes" if ok else "**no**"))
     print("\n".join(lines))
     print("\nlargest difference: {:.2f}%".format(100 * worst))
     return 0 if worst <= args.tolerance else 1
@@ -96,8 +114,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("agree")
-    a.add_argument("rule")
-    a.add_argument("mintime")
+    a.add_argument("--rule", nargs="+", required=True)
+    a.add_argument("--mintime", nargs="+", required=True)
     a.add_argument("--tolerance", type=float, default=0.01)
     c = sub.add_parser("cv")
     c.add_argument("file")

@@ -57,7 +57,10 @@ TEST(Options, BadValuesAreClearErrors) {
       {"--sizes=12x", "12x"},       {"--sizes=-4", "-4"},        {"--sizes", "needs a value"},
       {"--sizes=", "needs a value"}, {"--seed=abc", "abc"},      {"--seed=-1", "-1"},
       {"--dist=gauss", "gauss"},    {"--input", "needs a value"}, {"--offset=-1", "-1"},
-      {"--offset=65", "65"},        {"--offset=1.5", "1.5"}};
+      {"--offset=65", "65"},        {"--offset=1.5", "1.5"},
+      {"--precision=0", "0"},       {"--precision=1", "fraction"}, {"--precision=50", "50"},
+      {"--precision=x%", "x%"},     {"--min_samples=0", "0"},      {"--max_samples=-3", "-3"},
+      {"--max_time=0", "positive time"}, {"--max_time=1h", "1h"}};
   for (const auto& [arg, needle] : cases) {
     Argv a({arg});
     try {
@@ -75,6 +78,34 @@ TEST(Options, OffsetAndNormal) {
   EXPECT_EQ(o.offset, 3);
   EXPECT_EQ(o.dist, Dist::normal);
   EXPECT_TRUE(a.rest().empty());
+}
+
+TEST(Options, StoppingRule) {
+  Argv a({"--precision=0.25%", "--min_samples=4", "--max_samples=50", "--max_time=150ms"});
+  const Options o = a.parse();
+  EXPECT_DOUBLE_EQ(o.rule.target, 0.0025);
+  EXPECT_EQ(o.rule.min_samples, 4);
+  EXPECT_EQ(o.rule.max_samples, 50);
+  EXPECT_DOUBLE_EQ(o.rule.max_seconds, 0.15);
+  EXPECT_TRUE(a.rest().empty());
+  EXPECT_DOUBLE_EQ(Argv({"--precision=0.01", "--max_time=2s"}).parse().rule.target, 0.01);
+  EXPECT_DOUBLE_EQ(Argv({"--max_time=0.5"}).parse().rule.max_seconds, 0.5);
+}
+
+TEST(Options, StoppingRuleAndGoogleBenchmarksRuleExcludeEachOther) {
+  Argv a({"--precision=1%", "--benchmark_min_time=0.1s"});
+  EXPECT_THROW(a.parse(), UsageError);
+  Argv b({"--min_samples=20", "--max_samples=10"});
+  EXPECT_THROW(b.parse(), UsageError);
+}
+
+TEST(Options, RepetitionsAndSizesGivenAreRecorded) {
+  Argv a({"--benchmark_repetitions=7", "--sizes=1K"});
+  const Options o = a.parse();
+  EXPECT_EQ(o.repetitions, 7);
+  EXPECT_TRUE(o.sizes_given);
+  EXPECT_EQ(a.rest(), (std::vector<std::string>{"--benchmark_repetitions=7"}));
+  EXPECT_FALSE(Argv({}).parse().sizes_given);
 }
 
 TEST(Options, DistAndInputExcludeEachOther) {
