@@ -60,7 +60,7 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   const StopRule& r = session.options().rule;
   char rule[256];
   std::snprintf(rule, sizeof rule,
-                "until the 95%% CI of the median is within +-%g%% (order statistics), at least %lld and at most %lld samples, "
+                "until the 95%% CI of the median (order statistics) or of the mean (Student t) is within +-%g%%, at least %lld and at most %lld samples, "
                 "at most %g s per benchmark; real_time = mean of the samples",
                 100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples),
                 r.max_seconds);
@@ -84,7 +84,7 @@ void summarize_sampling(const Session& session, const std::vector<Outcome>& all)
   }
   if (sampled == 0) return;
   const double target = 100 * session.options().rule.target;
-  std::fprintf(stderr, "reduce_bench: %d of %d benchmarks reached +-%g%% (95%% CI of the median)%s\n",
+  std::fprintf(stderr, "reduce_bench: %d of %d benchmarks reached +-%g%% (95%% CI of the median or the mean)%s\n",
                sampled - static_cast<int>(short_of.size()), sampled, target, short_of.empty() ? "" : "; not reached:");
   for (std::size_t i = 0; i < short_of.size() && i < kListed; ++i) {
     std::fprintf(stderr, "  %s: +-%.2f%% after %lld samples\n", short_of[i]->name.c_str(), 100 * short_of[i]->precision,

@@ -2,11 +2,13 @@
 // and the outcomes the exit status is computed from.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 #include "bench/cpu/runner.hpp"
+#include "common/sizes.hpp"
 #include "kernels/cpu/accumulate.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/run_cases.hpp"
@@ -72,6 +74,40 @@ TEST(CpuRunner, SizesBeyondTheInputFileAreSkipped) {
   EXPECT_NE(beyond.message.find("exceeds the 1000 values"), std::string::npos) << beyond.message;
   EXPECT_EQ(session.failures(), 0);
   std::filesystem::remove(path);
+}
+
+}  // namespace
+
+namespace {
+
+// The default sweep stops CPU rows at kCpuDefaultMaxN; named sizes run at any n.
+TEST(CpuRunner, DefaultSizesStopAt2Pow28NamedSizesDoNot) {
+  Options defaults;
+  defaults.sizes = rb::default_sizes();
+  Session session(defaults);
+  const auto entries = bind_cpu_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
+  std::int64_t largest = 0;
+  for (const auto& c : select_cases(entries, defaults, "")) largest = std::max(largest, c.n);
+  EXPECT_EQ(largest, kCpuDefaultMaxN);
+
+  Options named = defaults;
+  named.sizes_given = true;
+  largest = 0;
+  for (const auto& c : select_cases(entries, named, "")) largest = std::max(largest, c.n);
+  EXPECT_EQ(largest, std::int64_t{1} << 31);
+}
+
+// Every run reports the stopping rule's statistics, and they describe the samples.
+TEST(CpuRunner, SampleStatisticsAreReported) {
+  Session session(rb::test::small_options({4097}));
+  const auto entries = bind_cpu_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
+  rb::test::run_in_process(session, entries, "t/good");
+  const auto all = session.benchmarks();
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_GE(all[0].samples, 3);  // small_options: min_samples 3
+  EXPECT_GT(all[0].precision, 0.0);
+  EXPECT_EQ(all[0].target_met, all[0].precision <= session.options().rule.target);
+  EXPECT_FALSE(all[0].throttled);
 }
 
 }  // namespace
