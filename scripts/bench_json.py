@@ -1,6 +1,6 @@
 """Reading reduce_bench's Google Benchmark JSON (1.7.x and 1.8.x). Standard library only.
 
-Shared by every script that reads a sweep (regress, plot.py, accuracy_table.py, kernel_table.py,
+Shared by every script that reads a sweep (regress, plot.py, accuracy_table.py, kernel_table.py, rule_check.py,
 cpu_summary.py, readme_results.py, tuning_history.py). What the two library versions write:
   - one row per repetition (run_type "iteration"), then, with --benchmark_repetitions > 1,
     aggregate rows (run_type "aggregate", aggregate_name mean/median/stddev/cv; cv has
@@ -110,8 +110,12 @@ def _number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def load(path, metric="real_time"):
-    """Returns (context dict, {name: Bench} in file order). Raises BadInput."""
+def load(path, metric="median"):
+    """Returns (context dict, {name: Bench} in file order). Raises BadInput.
+
+    metric "median" (the default, what tables and plots show): each row's median_us counter, the
+    median of its samples, where the row has one (reduce_bench's stopping rule writes it), else
+    its real_time; bytes_per_second is rescaled to match. "real_time": Google Benchmark's mean."""
     try:
         with open(path, "r", encoding="utf-8") as f:
             text = f.read()
@@ -122,7 +126,7 @@ def load(path, metric="real_time"):
     return loads(text, path, metric)
 
 
-def loads(text, source="<text>", metric="real_time"):
+def loads(text, source="<text>", metric="median"):
     """load() on the text of a file (e.g. from `git show`); source names it in messages."""
     path = source
     if isinstance(text, bytes):
@@ -155,18 +159,27 @@ def loads(text, source="<text>", metric="real_time"):
         run_type = row.get("run_type", "aggregate" if "aggregate_name" in row else "iteration")
         if run_type == "aggregate" and row.get("aggregate_unit", "time") != "time":
             continue  # cv: a ratio
-        if run_type == "aggregate" and metric not in row:
+        if run_type == "aggregate" and ("real_time" if metric == "median" else metric) not in row:
             continue  # BigO / RMS rows of complexity benchmarks
-        value = row.get(metric)
-        unit = row.get("time_unit", "ns")
+        key = metric
+        if metric == "median":
+            key = "real_time"
+            if _number(row.get("median_us")) and row["median_us"] > 0 and run_type != "aggregate" or \
+                    run_type == "aggregate" and row.get("aggregate_name") in ("mean", "median") and _number(row.get("median_us")):
+                key = "median_us"
+        value = row.get(key)
+        unit = "us" if key == "median_us" else row.get("time_unit", "ns")
         if not _number(value) or value < 0:
-            raise BadInput("{}: {}: {} is {!r}, not a time".format(path, row["name"], metric, value))
+            raise BadInput("{}: {}: {} is {!r}, not a time".format(path, row["name"], key, value))
         if unit not in TO_US:
             raise BadInput("{}: {}: unknown time_unit {!r}".format(path, row["name"], unit))
         value *= TO_US[unit]
         cpu = row.get("cpu_time")
         cpu = cpu * TO_US[unit] if _number(cpu) else None
         bps = row.get("bytes_per_second")
+        real = row.get("real_time")
+        if key == "median_us" and _number(bps) and _number(real) and real > 0 and value > 0:
+            bps = bps * real * TO_US[row.get("time_unit", "ns")] / value  # the same bytes over the median
         if run_type == "aggregate":
             agg = str(row.get("aggregate_name"))
             bench.aggregates.setdefault(agg, []).append(value)

@@ -22,7 +22,7 @@ import bench_json
 
 def per_rep(path, counter):
     """{name: [value per repetition row]} of a counter ('real_time' for the mean)."""
-    _, benches = bench_json.load(path)
+    _, benches = bench_json.load(path, metric="real_time")
     out = {}
     for name, b in benches.items():
         if counter == "real_time":
