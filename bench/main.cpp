@@ -186,10 +186,12 @@ int run(int argc, char** argv) {
   std::set<std::int64_t> sizes;
   for (const auto& c : cases) sizes.insert(c.n);
   session.select_sizes({sizes.begin(), sizes.end()});
-  register_cases(cases, entries);
+  register_cases(cases, entries, options.compare_min_time);
 
   if (!options.list_tests) add_context(session, entries);
-  Progress::get().start(static_cast<std::int64_t>(cases.size()), options.repetitions, !options.user_min_time);
+  const std::int64_t twins = options.compare_min_time > 0 ? 2 : 1;
+  Progress::get().start(twins * static_cast<std::int64_t>(cases.size()), options.repetitions,
+                        !options.user_min_time && twins == 1);
   const auto console = make_console_reporter(options.user_console_flags || options.list_tests);
   const std::size_t ran = console ? benchmark::RunSpecifiedBenchmarks(console.get()) : benchmark::RunSpecifiedBenchmarks();
   Progress::get().finish();

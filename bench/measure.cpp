@@ -1,5 +1,6 @@
 #include "bench/measure.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace rb::bench {
@@ -22,7 +23,7 @@ Timing measure(benchmark::State& state, const StopRule& rule, bool gb_rule, cons
       run.add(dt);
       all.add(dt);
     } while (!run.done(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
-    const double mean = run.sum() / static_cast<double>(run.count());
+    const double mean = std::max(kOneIteration, run.sum() / static_cast<double>(run.count()));
     state.SetIterationTime(mean);
     t.seconds += mean;
   }

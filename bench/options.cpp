@@ -138,6 +138,9 @@ Options parse_options(int& argc, char** argv) {
     } else if (take(arg, "--max_samples", value)) {
       o.rule.max_samples = parse_count("--max_samples", value);
       rule_given = "--max_samples";
+    } else if (take(arg, "--compare_min_time", value)) {
+      o.compare_min_time = parse_seconds("--compare_min_time", value);
+      rule_given = "--compare_min_time";
     } else if (take(arg, "--max_time", value)) {
       o.rule.max_seconds = parse_seconds("--max_time", value);
       rule_given = "--max_time";
@@ -195,6 +198,9 @@ reduce_bench flags:
   --max_time=T       wall time after which it stops regardless, at least one sample taken:
                      0.2, 0.2s or 200ms (default 0.2s)
                      With --benchmark_min_time, Google Benchmark's own rule decides instead.
+  --compare_min_time=T  run every benchmark twice in this process: by the stopping rule, and
+                     by Google Benchmark's rule with min time T (named .../min_time:T), to
+                     check one against the other on this machine
   --list_backends    list every backend, and why any is unavailable here, then exit
   --help             this text, then Google Benchmark's
 

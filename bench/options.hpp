@@ -25,6 +25,7 @@ struct Options {
   bool help = false;
   StopRule rule;                    // --precision, --min_samples, --max_samples, --max_time
   bool user_min_time = false;       // --benchmark_min_time given: Google Benchmark's rule instead
+  double compare_min_time = 0;      // --compare_min_time: a Google Benchmark-rule twin per case
   int repetitions = 1;              // --benchmark_repetitions (read, and passed on)
   bool user_console_flags = false;  // --benchmark_format/_color/_counters_tabular: GB's console
   bool list_tests = false;          // --benchmark_list_tests given: do not touch data

@@ -40,6 +40,9 @@ std::vector<Case> select_cases(const std::vector<BackendEntry>& entries, const O
                                const std::string& filter);
 
 // Registers the selected cases (Google Benchmark applies its filter again, to the same names).
-void register_cases(const std::vector<Case>& cases, const std::vector<BackendEntry>& entries);
+// compare_min_time > 0 (--compare_min_time) registers a twin of each after it, timed by Google
+// Benchmark's rule with that min time, named <backend>/<n>/<mode>/min_time:<t>/manual_time.
+void register_cases(const std::vector<Case>& cases, const std::vector<BackendEntry>& entries,
+                    double compare_min_time = 0);
 
 }  // namespace rb::bench

@@ -18,7 +18,13 @@ constexpr std::int64_t kFillChunk = std::int64_t{1} << 22;
 }  // namespace
 
 std::string Case::name() const {
-  return backend + "/" + std::to_string(n) + (mode == Mode::cold ? "/cold" : "/hot");
+  std::string name = backend + "/" + std::to_string(n) + (mode == Mode::cold ? "/cold" : "/hot");
+  if (min_time > 0) {
+    char t[32];
+    std::snprintf(t, sizeof t, "/min_time:%0.3f", min_time);  // as Google Benchmark appends it
+    name += t;
+  }
+  return name;
 }
 
 std::string format_bytes(double bytes) {

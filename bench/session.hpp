@@ -23,6 +23,9 @@ struct Case {
   std::string backend;
   std::int64_t n = 0;
   Mode mode = Mode::hot;
+  // > 0: timed by Google Benchmark's rule with this min time, as the twin --compare_min_time
+  // registers beside the stopping rule's case; the name then ends in /min_time:<seconds>.
+  double min_time = 0;
   std::string name() const;
 };
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """The stopping rule against Google Benchmark's own, and its stability (README "How it measures").
 
+  rule_check.py agree --paired FILE.json [--tolerance 0.01]
+      the same within one process: a run with --compare_min_time=T, whose twins (names ending in
+      /min_time:T) ran by Google Benchmark's rule beside the stopping rule's rows; medians over the
+      repetitions
   rule_check.py agree --rule R.json [R2.json ...] --mintime M.json [M2.json ...] [--tolerance 0.01]
       per benchmark: the median under the rule against the median under --benchmark_min_time
       (median_us, else real_time); with several files (one process each) the median over the files,
@@ -14,6 +18,7 @@
       how many benchmarks reached the precision target, and the others with what they reached
 """
 import argparse
+import re
 import statistics
 import sys
 
@@ -54,11 +59,33 @@ def spread(vals):
     return (max(vals) - min(vals)) / statistics.median(vals) if len(vals) > 1 else 0.0
 
 
+TWIN_RE = re.compile(r"^(?P<base>.+)/min_time:[0-9.]+(?P<rest>/manual_time)?$")
+
+
+def paired(path):
+    """({name: [median per repetition]} of the rule's rows, the same of the twins, by base name)."""
+    rule, gb = {}, {}
+    for name, vals in per_rep(path, "median_us").items():
+        m = TWIN_RE.match(name)
+        if m:
+            gb[m.group("base") + (m.group("rest") or "")] = vals
+        else:
+            rule[name] = vals
+    return rule, gb
+
+
 def agree(args):
-    rule, gb = over_files(args.rule), over_files(args.mintime)
+    if args.paired:
+        rule, gb = paired(args.paired)
+    elif args.rule and args.mintime:
+        rule, gb = over_files(args.rule), over_files(args.mintime)
+    else:
+        print("rule_check.py agree: give --paired FILE, or --rule and --mintime", file=sys.stderr)
+        return 2
     worst = 0.0
-    lines = ["| benchmark | rule median µs | min_time median µs | ratio | processes (rule, min_time) | "
-             "spread between processes (rule, min_time) | within ±{:g}% |".format(100 * args.tolerance),
+    runs = "repetitions" if args.paired else "processes"
+    lines = ["| benchmark | rule median µs | min_time median µs | ratio | {0} (rule, min_time) | "
+             "spread between {0} (rule, min_time) | within ±{1:g}% |".format(runs, 100 * args.tolerance),
              "|---|---|---|---|---|---|---|"]
     for name in rule:
         if name not in gb:
@@ -114,8 +141,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("agree")
-    a.add_argument("--rule", nargs="+", required=True)
-    a.add_argument("--mintime", nargs="+", required=True)
+    a.add_argument("--paired")
+    a.add_argument("--rule", nargs="+")
+    a.add_argument("--mintime", nargs="+")
     a.add_argument("--tolerance", type=float, default=0.01)
     c = sub.add_parser("cv")
     c.add_argument("file")

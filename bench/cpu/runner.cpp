@@ -34,7 +34,7 @@ void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef
     const bool warm = exact_call >= kWarmByExactCheck;
     auto backend = def.make(problem);
     double result = warm ? 0.0 : backend->run();  // warm-up: first touch, thread start-up, caches
-    const Timing timing = measure(state, session.options().rule, session.options().user_min_time, [&] {
+    const Timing timing = measure(state, session.options().rule, session.options().user_min_time || c.min_time > 0, [&] {
       const auto t0 = std::chrono::steady_clock::now();
       result = backend->run();
       const auto t1 = std::chrono::steady_clock::now();

@@ -122,7 +122,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     std::vector<double> samples;
     const bool blocking = backend->blocking();
     ClockWatch clock(g.info());
-    const Timing timing = measure(state, session.options().rule, session.options().user_min_time, [&] {
+    const Timing timing = measure(state, session.options().rule, session.options().user_min_time || c.min_time > 0, [&] {
       if (c.mode == Mode::cold) g.enqueue_flush();
       g.slot().poison();
       if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(stream));
