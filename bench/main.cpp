@@ -64,28 +64,24 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
                 "at most %g s per benchmark; real_time = mean of the samples",
                 100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples),
                 r.max_seconds);
-  benchmark::AddCustomContext("sampling", session.options().user_min_time
-                                              ? "Google Benchmark's --benchmark_min_time rule, one sample per iteration"
-                                              : rule);
+  std::string sampling = session.options().user_min_time
+                             ? "Google Benchmark's --benchmark_min_time rule, one sample per iteration"
+                             : rule;
+  if (session.options().compare_min_time > 0) {
+    sampling += "; rows named .../min_time:T/manual_time: Google Benchmark's rule with min time T, one sample per iteration";
+  }
+  benchmark::AddCustomContext("sampling", sampling);
   add_backend_context(entries);
   add_gpu_context();
 }
 
-// The benchmarks the stopping rule left short of its target, and those whose SM clock fell.
-void summarize_sampling(const Session& session, const std::vector<Outcome>& all) {
-  const int kListed = 20;
-  std::vector<const Outcome*> short_of, throttled;
-  int sampled = 0;
-  for (const auto& o : all) {
-    if (o.samples == 0) continue;
-    ++sampled;
-    if (!o.target_met) short_of.push_back(&o);
-    if (o.throttled) throttled.push_back(&o);
-  }
-  if (sampled == 0) return;
-  const double target = 100 * session.options().rule.target;
+constexpr std::size_t kListed = 20;
+
+// The benchmarks the stopping rule left short of its target, with the precision they reached.
+void print_short_of(const Session& session, int sampled, const std::vector<const Outcome*>& short_of) {
   std::fprintf(stderr, "reduce_bench: %d of %d benchmarks reached +-%g%% (95%% CI of the median or the mean)%s\n",
-               sampled - static_cast<int>(short_of.size()), sampled, target, short_of.empty() ? "" : "; not reached:");
+               sampled - static_cast<int>(short_of.size()), sampled, 100 * session.options().rule.target,
+               short_of.empty() ? "" : "; not reached:");
   for (std::size_t i = 0; i < short_of.size() && i < kListed; ++i) {
     std::fprintf(stderr, "  %s: +-%.2f%% after %lld samples\n", short_of[i]->name.c_str(), 100 * short_of[i]->precision,
                  static_cast<long long>(short_of[i]->samples));
@@ -93,6 +89,21 @@ void summarize_sampling(const Session& session, const std::vector<Outcome>& all)
   if (short_of.size() > kListed) {
     std::fprintf(stderr, "  and %zu more (target_met = 0 in the JSON)\n", short_of.size() - kListed);
   }
+}
+
+// The closing summary's sampling lines: the precision target (rows sampled by the stopping rule;
+// Google Benchmark's rule has probe runs that are no measurement) and any benchmark whose SM clock
+// fell while it sampled (under either rule).
+void summarize_sampling(const Session& session, const std::vector<Outcome>& all) {
+  std::vector<const Outcome*> short_of, throttled;
+  int sampled = 0;
+  for (const auto& o : all) {
+    if (o.throttled) throttled.push_back(&o);
+    if (o.samples == 0 || !o.by_rule) continue;
+    ++sampled;
+    if (!o.target_met) short_of.push_back(&o);
+  }
+  if (sampled > 0) print_short_of(session, sampled, short_of);
   if (throttled.empty()) return;
   std::fprintf(stderr, "reduce_bench: %zu benchmarks ran with the SM clock below %.0f%% of its maximum (sm_mhz in the JSON):",
                throttled.size(), 100 * kThrottleFraction);

@@ -11,6 +11,7 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
   state.counters["n"] = static_cast<double>(c.n);
   report_stats(state, m.stats);
   Outcome o{c.name(), Outcome::Kind::ok, {}};
+  o.by_rule = !session.options().user_min_time && c.min_time == 0;
   o.samples = m.stats.count;
   o.precision = m.stats.precision;
   o.target_met = m.stats.target_met;

@@ -47,6 +47,8 @@ struct Outcome {
   Check exact = Check::none;
   Check accuracy = Check::none;
   // The stopping rule's result (bench/sampling.hpp); samples 0 for a run that never got there.
+  // by_rule false: Google Benchmark's rule decided the samples (its probes are runs too).
+  bool by_rule = true;
   std::int64_t samples = 0;
   double precision = 0;
   bool target_met = false;

@@ -80,16 +80,17 @@ class SampleLog {
   std::map<std::string, int> runs_;
 };
 
-// The SM clock during a benchmark's samples, read through NVML at most every 10 ms (a read costs
-// microseconds of host time, outside the events). A benchmark is flagged when the lowest clock
+// The SM clock during a benchmark's samples, read through NVML after the first sample and then at
+// most every 10 ms (a read costs microseconds of host time, outside the events; none is taken
+// after the last sample, when an idle GPU may already have lowered its clock). A benchmark is flagged when the lowest clock
 // seen falls below kThrottleFraction (gpu/context.hpp) of the device's maximum: nvbench's
 // throttle check, with its threshold relative to the maximum clock rather than the default one.
 class ClockWatch {
  public:
   explicit ClockWatch(const gpu::DeviceInfo& info) : info_(info) {}
-  void poll(bool now = false) {
+  void poll() {
     const auto t = std::chrono::steady_clock::now();
-    if (!now && t - last_ < std::chrono::milliseconds(10)) return;
+    if (t - last_ < std::chrono::milliseconds(10)) return;
     last_ = t;
     const int mhz = gpu::current_clocks(info_.pci_bus_id).sm_mhz;
     if (mhz > 0 && (lowest_ < 0 || mhz < lowest_)) lowest_ = mhz;
@@ -138,7 +139,6 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
       if (log.on()) samples.push_back(dt);
       return dt;
     });
-    clock.poll(true);
     if (clock.lowest_mhz() > 0) state.counters["sm_mhz"] = clock.lowest_mhz();
     state.counters["throttled"] = clock.throttled() ? 1.0 : 0.0;
     if (blocking && calls > 0) state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(calls);
