@@ -1,0 +1,26 @@
+# cmake -DPROG=<reduce_bench> -P progress.cmake
+# The progress line: on a terminal (a pty from util-linux's `script`) stderr shows "[k/N] ...
+# elapsed" for each benchmark; piped, stderr has none of it.
+set(args --sizes=33,4097 --benchmark_filter=cpu/accumulate_f64 --max_time=20ms)
+execute_process(COMMAND ${PROG} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "piped run: exit status ${rc}\n${out}${err}")
+endif()
+if(err MATCHES "elapsed")
+  message(FATAL_ERROR "piped run printed a progress line:\n${err}")
+endif()
+find_program(SCRIPT script)
+if(NOT SCRIPT)
+  message("skipped: no `script` (util-linux) to give reduce_bench a terminal")
+  return()
+endif()
+list(JOIN args " " joined)
+execute_process(COMMAND ${SCRIPT} -qec "${PROG} ${joined} >/dev/null" /dev/null
+                RESULT_VARIABLE rc OUTPUT_VARIABLE tty ERROR_VARIABLE tty_err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "terminal run: exit status ${rc}\n${tty}${tty_err}")
+endif()
+if(NOT tty MATCHES "\\[1/2\\] [0-9]+:[0-9][0-9] elapsed, ~[0-9]+:[0-9][0-9] left: cpu/accumulate_f64/4097/hot")
+  message(FATAL_ERROR "terminal run: no progress line in\n${tty}")
+endif()
+message("piped: no progress line; terminal: progress lines")
