@@ -13,7 +13,9 @@ Preempted repetitions are left out of the medians: the CI machine has 2 cores sh
 other jobs, and a repetition whose timing thread got less than 80% of a core
 (cpu_time / real_time < 0.8; a memory stall still counts as CPU time) measured the other jobs as
 much as the backend. The table says how many repetitions were kept; when none was clean, all are
-used and the row is marked. The JSON files keep every repetition. Standard library only; reads
+used and the row is marked. Under reduce_bench's stopping rule (rows with a `samples` counter)
+each repetition's time is already the median of its samples, which a preempted sample does not
+move, and its cpu_time covers the whole sampling loop: such repetitions are all kept. The JSON files keep every repetition. Standard library only; reads
 the JSON through bench_json.py.
 """
 import argparse
@@ -50,7 +52,7 @@ def load(path):
 
 
 def summary(runs):
-    clean = [r for r in runs if r[1] >= MIN_CPU_SHARE * r[0]]
+    clean = [r for r in runs if "samples" in r[3] or r[1] >= MIN_CPU_SHARE * r[0]]
     kept = clean or runs
     gbs = statistics.median(r[2] / 1e9 for r in kept)
     spread = (max(r[2] for r in kept) - min(r[2] for r in kept)) / 1e9

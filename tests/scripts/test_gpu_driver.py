@@ -50,6 +50,9 @@ FAKE_BENCH = textwrap.dedent('''\
                     continue
                 t = 3.0 + 4.0 * n / 4.6e6
                 rows += fx.rows_for(name, n, [t * (1 + 0.001 * r) for r in range(reps)])
+                if "compare_min_time" in args:  # the twin under Google Benchmark's rule
+                    twin = name.replace("/manual_time", "/min_time:0.200/manual_time")
+                    rows += fx.rows_for(twin, n, [t * (1 + 0.001 * r) for r in range(reps)])
                 lines.append("{{}}_median {{:.2f}} us 100 us 5".format(name, t))
                 lines.append("{{}}_cv 0.10 % 0.10 % 5".format(name))
     if "benchmark_out" in args:
@@ -148,6 +151,25 @@ class Usage(Case):
         self.assertIn("scripts/gpu sweep OUT [NAME [ARGS]]", out)
         self.assertEqual(self.gpu("bogus", self.out)[0], 2)
         self.assertEqual(self.gpu("tune", self.out, "bogus")[0], 2)
+
+
+class Rule(Case):
+    def test_rule(self):
+        code, out = self.gpu("rule", self.out)
+        self.assertEqual(code, 0, out)
+        self.assertEqual(self.files(), ["agree.md", "agree.tgz", "cv.json", "cv.md", "logs.tgz", "readme.command.txt",
+                                        "readme.json.gz", "readme.log.gz", "targets.txt"])
+        with open(os.path.join(self.out, "agree.md")) as f:
+            agree = f.read()
+        self.assertIn("One process, 3 interleaved repetitions:", agree)
+        self.assertIn("| cub/1048576/cold | ", agree)
+        self.assertIn("Two processes, one run each:", agree)
+        self.assertNotIn("**no**", agree)
+        with tarfile.open(os.path.join(self.out, "agree.tgz")) as tar:
+            self.assertEqual(sorted(tar.getnames()), ["agree.log", "agree_mintime.json", "agree_paired.json",
+                                                      "agree_rule.json"])
+        with open(os.path.join(self.out, "cv.md")) as f:
+            self.assertIn("| cuda/onepass/16777216/cold | 10 |", f.read())
 
 
 class Sweep(Case):
