@@ -192,7 +192,7 @@ reduce_bench flags:
                      test misaligned starts (default 0)
   --input=FILE       raw little-endian float32 values; the first n are summed
   --precision=P      stop sampling a benchmark once the 95% confidence interval of its
-                     median is within +-P of the median: 0.005 or 0.5% (default 0.5%)
+                     median or of its mean is within +-P of it: 0.005 or 0.5% (default 0.5%)
   --min_samples=N    samples before the precision may stop it (default 10)
   --max_samples=N    samples after which it stops regardless (default 100000)
   --max_time=T       wall time after which it stops regardless, at least one sample taken:
@@ -207,7 +207,7 @@ reduce_bench flags:
 Benchmarks are named <backend>/<n>/<cold|hot>/manual_time; select them with
 --benchmark_filter=REGEX. JSON: --benchmark_out=FILE --benchmark_out_format=json.
 Exit status: 0 ok, 1 a benchmark failed verification or hit an error, 2 bad usage or input,
-3 the filter matched no benchmark.
+3 the filter matched no benchmark, 4 every selected benchmark was skipped.
 )";
 }
 
