@@ -112,6 +112,22 @@ class Slowdown(Case):
         out = self.assertExit(0, self.regress(b, n, "--alpha", "0.01"))
         self.assertIn("slower (not significant)", out)
 
+    def test_median_metric(self):
+        # The stopping rule's rows: the same means, medians 10% slower in NEW. real_time (the mean)
+        # sees nothing; --metric median fails the gate.
+        name, n = "cub/16777216/cold/manual_time", 1 << 24
+        base_times = [20.0 + 0.01 * i for i in range(10)]
+
+        def with_medians(times, scale):
+            rows = fx.rows_for(name, n, times, aggregates=False)
+            for r in rows:
+                r.update(samples=50, median_us=r["real_time"] * scale, precision=0.001, target_met=1)
+            return fx.sweep(rows)
+        b = self.file("base.json", with_medians(base_times, 1.0))
+        nw = self.file("new.json", with_medians(base_times, 1.10))
+        self.assertExit(0, self.regress(b, nw))
+        self.assertExit(1, self.regress(b, nw, "--metric", "median"))
+
     def test_filter_option(self):
         base = self.file("base.json", fx.gpu_sweep(reps=10, seed=1))
         new = self.file("new.json", fx.gpu_sweep(reps=10, seed=2, scale={"cub": 1.10}))
