@@ -27,24 +27,29 @@
 namespace rb::bench {
 namespace {
 
+// One line a backend: its name, its determinism promise (bench/determinism.hpp), availability.
 void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
   for (const auto& e : entries) {
-    std::printf("%-32s %s\n", e.name.c_str(), e.unavailable.empty() ? "available" : ("unavailable: " + e.unavailable).c_str());
+    std::printf("%-32s %-15s %s\n", e.name.c_str(), std::string(determinism_name(e.determinism)).c_str(),
+                e.unavailable.empty() ? "available" : ("unavailable: " + e.unavailable).c_str());
   }
   const bool said = std::any_of(entries.begin(), entries.end(), [&](const BackendEntry& e) { return e.unavailable == gpu_why_not; });
   if (!gpu_why_not.empty() && !said) std::printf("GPU backends: %s\n", gpu_why_not.c_str());
 }
 
 // The available backends in sweep order ("backends") and the others with their reasons
-// ("backends_unavailable"), so scripts read the names from the run instead of hard-coding them.
+// ("backends_unavailable"), so scripts read the names from the run instead of hard-coding them;
+// every backend's determinism promise ("determinism": name=promise,...).
 void add_backend_context(const std::vector<BackendEntry>& entries) {
-  std::string available, unavailable;
+  std::string available, unavailable, determinism;
   for (const auto& e : entries) {
+    determinism += (determinism.empty() ? "" : ",") + e.name + "=" + std::string(determinism_name(e.determinism));
     if (e.unavailable.empty()) available += (available.empty() ? "" : ",") + e.name;
     else unavailable += (unavailable.empty() ? "" : "; ") + e.name + ": " + e.unavailable;
   }
   benchmark::AddCustomContext("backends", available);
   benchmark::AddCustomContext("backends_unavailable", unavailable);
+  benchmark::AddCustomContext("determinism", determinism);
 }
 
 void add_context(const Session& session, const std::vector<BackendEntry>& entries) {
@@ -55,7 +60,9 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
                               "exact: one untimed call per backend and n on nonzero integers in [-8, 8] "
                               "(seed " + std::to_string(session.exact_seed()) + "), zero tolerance; accuracy: "
                               "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
-                              "structure each backend states, ref = compensated fp64; rel_tol absent: no bound below sum|x| exists");
+                              "structure each backend states, ref = compensated fp64; rel_tol absent: no bound below sum|x| exists; "
+                              "determinism: the warm-up call's and the last sample's sums compared bit for bit "
+                              "(counter repeatable), a failure where the backend promises run_to_run or gpu_to_gpu");
   benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
   const StopRule& r = session.options().rule;
   char rule[256];

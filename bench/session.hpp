@@ -46,6 +46,9 @@ struct Outcome {
   std::string message;
   Check exact = Check::none;
   Check accuracy = Check::none;
+  // The determinism check (bench/verify.hpp): passed or failed where the row promised run_to_run
+  // or more and had two calls to compare; skipped where it promised nothing.
+  Check repeat = Check::none;
   // The stopping rule's result (bench/sampling.hpp); samples 0 for a run that never got there.
   // by_rule false: Google Benchmark's rule decided the samples (its probes are runs too).
   bool by_rule = true;

@@ -20,7 +20,7 @@ TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 # reduce_bench's per-row counters that the tables read (README "Reading the JSON").
 COUNTERS = ("n", "rel_err", "rel_tol", "exact", "host_us", "sm_mhz", "threads", "samples", "median_us", "p10_us",
-            "p90_us", "min_us", "precision", "target_met", "throttled")
+            "p90_us", "min_us", "precision", "target_met", "throttled", "repeatable")
 
 # <backend>/<n>/<cold|hot>/manual_time; the backend may itself contain slashes (cuda/onepass).
 NAME_RE = re.compile(r"^(?P<backend>.+)/(?P<n>\d+)/(?P<mode>cold|hot)(?:/manual_time)?$")

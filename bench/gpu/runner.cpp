@@ -12,7 +12,13 @@
 // the GPU to go idle before its start event: queued work would let its host-side work (allocation,
 // launch, part of its sync) run early and escape the events, and cold would then come out
 // faster than hot. Its host wall time per call is reported beside (host_us).
-#include <cuda/version>  // CCCL_VERSION, from the toolkit
+#include <cuda/version>  // CCCL_VERSION: the CCCL cmake/Cccl.cmake chose
+#ifndef RB_CCCL_SOURCE
+#define RB_CCCL_SOURCE "unknown"
+#endif
+#ifdef RB_CCCL_VERSION_CODE
+static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include path is not the one cmake/Cccl.cmake chose");
+#endif
 
 #include <chrono>
 #include <cstdlib>
@@ -117,6 +123,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     // since CUDA 12) and libraries query the device on their first call.
     backend->enqueue(stream);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const double first_result = backend->result();  // the determinism check's first call
     double host_seconds = 0;
     std::int64_t calls = 0;
     SampleLog& log = SampleLog::get();
@@ -149,7 +156,8 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     const Structure structure = backend->structure();
     backend.reset();
     finish_case(state, session, c, ref, structure,
-                {result, timing.seconds, g.info().peak_bytes_per_s, timing.stats, clock.throttled()}, [&] {
+                {result, timing.seconds, g.info().peak_bytes_per_s, timing.stats, clock.throttled(), first_result,
+                 def.determinism}, [&] {
       auto exact = def.make(gpu::GpuProblem{g.exact_input(c.n), c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
       g.slot().poison();
       exact->enqueue(stream);
@@ -179,6 +187,7 @@ std::vector<BackendEntry> gpu::bind_gpu_backends(Session& session, std::vector<G
     std::string own = def.unavailable.empty() ? probed : def.unavailable;
     e.unavailable = info ? own : why_not + (own.empty() ? "" : "; also " + own);
     e.modes = {Mode::cold, Mode::hot};
+    e.determinism = def.determinism;
     e.run = [&session, def](benchmark::State& s, const Case& c) { run_gpu_case(s, session, def, c); };
     out.push_back(std::move(e));
   }
@@ -196,6 +205,8 @@ void add_gpu_context() {
   auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
   add("cccl_version", std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
                           std::to_string(CCCL_PATCH_VERSION));
+  add("cccl", std::string("CCCL ") + std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
+                  std::to_string(CCCL_PATCH_VERSION) + " from " + RB_CCCL_SOURCE + ": every cub*, thrust/* and cuda/* row");
   add("cuda_toolkit", version(CUDART_VERSION));
   if (d.name.empty()) {
     add("gpu", "none");

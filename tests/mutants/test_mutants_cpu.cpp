@@ -1,11 +1,13 @@
 // Planted bugs in CPU backends, caught by the harness at n = 2^20 + 1 and 2^28 + 3 on signed
 // uniform input: an element skipped, one counted twice, a chunked runtime that drops its last
 // chunk, a row that returns 0 (the exact check), and a row that states double accumulation but adds in float (the
-// accuracy bound: the integers of the exact check add exactly in float too).
+// accuracy bound: the integers of the exact check add exactly in float too), and a row promising
+// run_to_run whose order of additions changes from call to call (the determinism check).
 #include <gtest/gtest.h>
 
 #include "bench/backends/cpu_runtime.hpp"
 #include "bench/cpu/runner.hpp"
+#include "kernels/cpu/accumulate.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/unrolled.hpp"
 #include "tests/mutants/mutation.hpp"
@@ -59,6 +61,43 @@ TEST(Mutants, CpuBugsAreCaught) {
                            {"mutant/f64_in_float", "states f64, accumulates in float", false},
                            {"mutant/zero", "returns 0 (one float chain: no bound at 2^28)", true}},
                           {"control/unrolled8_f32", "control/unrolled8_f64"}, "hot");
+}
+
+// The first call on an object adds 8 lanes, every later one a single chain: the same sum, other
+// bits. Exact and within its bound every time; only the promise can catch it.
+class ChangesOrder final : public CpuBackend {
+ public:
+  explicit ChangesOrder(const CpuProblem& p) : p_(p) {}
+  double run() override {
+    return calls_++ == 0 ? rb::cpu::unrolled8_f32(p_.data, p_.n) : rb::cpu::accumulate_f32(p_.data, p_.n);
+  }
+  Structure structure() const override { return lanes(Accumulator::f32, 1)(p_.n); }
+
+ private:
+  CpuProblem p_;
+  int calls_ = 0;
+};
+
+TEST(Mutants, BrokenDeterminismPromiseIsCaught) {
+  const std::int64_t n = (std::int64_t{1} << 20) + 1;
+  Session session(rb::test::small_options({n}));
+  const auto entries = bind_cpu_backends(session, {
+      cpu_backend<ChangesOrder>("mutant/changes_order"),
+      promising(Determinism::not_guaranteed, cpu_backend<ChangesOrder>("control/changes_order_no_promise")),
+  });
+  ASSERT_EQ(rb::test::run_in_process(session, entries), 2u);
+  const std::string tail = "/" + std::to_string(n) + "/hot";
+  const auto mutant = rb::test::outcome_of(session, "mutant/changes_order" + tail);
+  std::printf("| mutant/changes_order | promises run_to_run, changes its order | %lld | determinism: %s |\n",
+              static_cast<long long>(n), rb::test::check_name(mutant.repeat));
+  EXPECT_EQ(mutant.kind, Outcome::Kind::verification_failed) << mutant.message;
+  EXPECT_EQ(mutant.repeat, Outcome::Check::failed);
+  EXPECT_EQ(mutant.exact, Outcome::Check::passed);
+  EXPECT_EQ(mutant.accuracy, Outcome::Check::passed);
+  EXPECT_NE(mutant.message.find("promises run_to_run"), std::string::npos) << mutant.message;
+  const auto control = rb::test::outcome_of(session, "control/changes_order_no_promise" + tail);
+  EXPECT_EQ(control.kind, Outcome::Kind::ok) << control.message;
+  EXPECT_EQ(control.repeat, Outcome::Check::skipped);
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ import bench_json  # noqa: E402
 import tuning_history  # noqa: E402
 
 KERNEL_TABLE = os.path.join(SCRIPTS, "kernel_table.py")
+CCCL_TABLE = os.path.join(SCRIPTS, "cccl_table.py")
 CPU_SUMMARY = os.path.join(SCRIPTS, "cpu_summary.py")
 TUNING_HISTORY = os.path.join(SCRIPTS, "tuning_history.py")
 
@@ -138,6 +139,51 @@ class KernelTable(Case):
         code, _, err = run(KERNEL_TABLE, path)
         self.assertEqual(code, 2)
         self.assertIn("no cold cuda/* rows", err)
+
+
+class CcclTable(Case):
+    """Two sweeps (toolkit CCCL, newer CCCL): times, ratios to the old cub, verification and the
+    repeatable counter per row."""
+
+    def rows(self, backends, times, repeatable=None, errors=()):
+        out = []
+        for b, t in zip(backends, times):
+            for n in (1 << 10, 1 << 20):
+                name = fx.bench_name(b, n, "cold")
+                if (b, n) in errors:
+                    out += fx.rows_for(name, n, [t], error="determinism check failed: ...")
+                    continue
+                r = fx.rows_for(name, n, [t], aggregates=False)
+                r[0]["median_us"] = t
+                r[0]["repeatable"] = 0.0 if repeatable and (b, n) in repeatable else 1.0
+                out += r
+        return out
+
+    def test_table(self):
+        old_ctx = dict(fx.H200_CONTEXT, cccl_version="3.0.1", cccl="CCCL 3.0.1 from the CUDA toolkit",
+                       determinism="cub=run_to_run")
+        new_ctx = dict(fx.H200_CONTEXT, cccl_version="3.4.2", cccl="CCCL 3.4.2 from cccl.tar.gz",
+                       determinism="cub=run_to_run,cub/not_guaranteed=not_guaranteed,cub/gpu_to_gpu=gpu_to_gpu")
+        old = self.file("old.json", fx.sweep(self.rows(["cub"], [10.0]), context=old_ctx))
+        new_rows = self.rows(["cub", "cub/run_to_run", "cub/not_guaranteed", "cub/gpu_to_gpu", "cuda/onepass"],
+                             [9.0, 9.5, 5.0, 20.0, 4.0], repeatable={("cub/not_guaranteed", 1 << 20)},
+                             errors={("cub/gpu_to_gpu", 1 << 10)})
+        new = self.file("new.json", fx.sweep(new_rows, context=new_ctx))
+        code, out, err = run(CCCL_TABLE, old, new)
+        self.assertEqual(code, 0, err)
+        self.assertIn("| n | cub 3.0.1 | cub 3.4.2 | cub/run_to_run | cub/not_guaranteed | cub/gpu_to_gpu | cuda/onepass |", out)
+        line = next(l for l in out.splitlines() if l.startswith("| 2^20 |"))
+        self.assertIn("10.0 µs", line)
+        self.assertIn("4.0 µs (1049 GB/s, 2.50×)", line)
+        self.assertIn("| cub/not_guaranteed | 2 of 2 | 1 of 2 (differed: 2^20/cold) | not_guaranteed |", out)
+        self.assertIn("| cub/gpu_to_gpu | 1 of 2 (failed: 2^10/cold) | 1 of 1 | gpu_to_gpu |", out)
+        self.assertIn("| cub 3.0.1 | 2 of 2 | 2 of 2 | run_to_run |", out)
+
+    def test_no_rows(self):
+        empty = self.file("e.json", fx.sweep(self.rows(["cpu/accumulate_f32"], [1.0])))
+        code, _, err = run(CCCL_TABLE, empty, empty)
+        self.assertEqual(code, 2)
+        self.assertIn("no cold cub", err)
 
 
 class CpuSummary(Case):
