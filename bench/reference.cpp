@@ -37,6 +37,7 @@ void ReferenceScan::Partial::add(const Partial& o) {
   hi = s;
   lo += e + o.lo;
   abs += o.abs;
+  max_abs = std::max(max_abs, o.max_abs);
   nan += o.nan;
   pos_inf += o.pos_inf;
   neg_inf += o.neg_inf;
@@ -56,6 +57,7 @@ ReferenceScan::Partial ReferenceScan::sum_chunk(const float* x, std::int64_t cou
     p.hi = s;
     p.lo += e;
     p.abs += std::fabs(v);
+    p.max_abs = std::max(p.max_abs, std::fabs(v));
   }
   return p;
 }
@@ -84,7 +86,7 @@ std::vector<Reference> ReferenceScan::extend(std::span<const std::int64_t> sizes
   std::size_t c = 0;
   for (const std::int64_t n : sizes) {
     for (; c < chunks.size() && chunks[c].second <= n; ++c) total_.add(partials[c]);
-    out.push_back({n, total_.hi + total_.lo, total_.abs, total_.nan, total_.pos_inf, total_.neg_inf});
+    out.push_back({n, total_.hi + total_.lo, total_.abs, total_.max_abs, total_.nan, total_.pos_inf, total_.neg_inf});
   }
   if (!sizes.empty()) pos_ = sizes.back();
   return out;

@@ -11,6 +11,7 @@ struct Reference {
   std::int64_t n = 0;
   double sum = 0;      // compensated (double-double) sum of the finite values, rounded to double
   double sum_abs = 0;  // sum of |x| over the finite values: the scale of the rounding error
+  double max_abs = 0;  // the largest |x| among them: the scale of a binned accumulator's loss
   std::int64_t nan = 0;
   std::int64_t pos_inf = 0;
   std::int64_t neg_inf = 0;
@@ -39,7 +40,7 @@ class ReferenceScan {
 
  private:
   struct Partial {
-    double hi = 0, lo = 0, abs = 0;
+    double hi = 0, lo = 0, abs = 0, max_abs = 0;
     std::int64_t nan = 0, pos_inf = 0, neg_inf = 0;
     void add(const Partial& o);
   };

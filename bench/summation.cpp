@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace rb::bench {
 namespace {
@@ -21,8 +22,14 @@ int tree_depth(std::int64_t k) {
   return d;
 }
 
-std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double ref_sum_abs) {
+std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double ref_sum_abs, double n_max_abs) {
   if (s.acc == Accumulator::none) return std::nullopt;
+  if (s.acc == Accumulator::binned) {
+    if (n_max_abs <= 0 && ref_sum_abs > 0) return std::nullopt;
+    const double abs = n_max_abs * s.binned_loss + 7.0 * kU32 * std::fabs(ref_sum) + 2.0 * kU64 * ref_sum_abs;
+    if (abs >= ref_sum_abs && ref_sum_abs > 0) return std::nullopt;
+    return abs;
+  }
   const double u = s.acc == Accumulator::f64 ? kU64 : kU32;
   std::optional<double> rel;
   if (s.acc == Accumulator::f32_compensated) {
@@ -46,7 +53,13 @@ std::string describe(const Structure& s) {
   const char* acc = s.acc == Accumulator::f32               ? "f32"
                     : s.acc == Accumulator::f32_compensated ? "f32 Kahan"
                     : s.acc == Accumulator::f64             ? "f64"
+                    : s.acc == Accumulator::binned          ? "binned"
                                                             : "none";
+  if (s.acc == Accumulator::binned) {
+    char loss[64];
+    std::snprintf(loss, sizeof loss, "binned, loss %g n max|x|", s.binned_loss);
+    return std::string(loss) + (s.float_result ? ", float result" : "");
+  }
   std::string out = std::string(acc) + ", chain " + std::to_string(s.chain) + " + tree " + std::to_string(s.tree);
   if (s.f64_adds > 0) out += " + " + std::to_string(s.f64_adds) + " in f64";
   if (s.float_result) out += ", float result";

@@ -28,6 +28,8 @@ enum class Accumulator {
   f32,              // float additions
   f32_compensated,  // Kahan-compensated float additions
   f64,              // double additions (inputs converted exactly)
+  binned,           // reproducible binned accumulation (CUB's RFA): exact within bins, but an
+                    // addend far below the largest |x| is lost; see accuracy_bound
   none,             // computes no sum (ref/launch): timed, never verified
 };
 
@@ -37,6 +39,9 @@ struct Structure {
   std::int64_t tree = 0;      // further additions on any element's path, in acc
   std::int64_t f64_adds = 0;  // additions in double after that (a runtime's partials)
   bool float_result = true;   // the sum is rounded to float once at the end
+  // binned only: the loss per element relative to the largest |x|, 2^(W (1 - K)) for K folds of
+  // W bits (Demmel and Nguyen, "Parallel Reproducible Summation", IEEE TC 2015, thm. 1).
+  double binned_loss = 0;
 };
 
 // What an adapter states for each n it may be asked to sum.
@@ -46,8 +51,10 @@ inline constexpr double kU32 = 0x1p-24;
 inline constexpr double kU64 = 0x1p-53;
 
 // The absolute bound for a reference with this sum and sum|x|; empty when none exists, when it
-// would be sum|x| or more, or when the backend computes no sum.
-std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double ref_sum_abs);
+// would be sum|x| or more, or when the backend computes no sum. A binned accumulator's bound is
+// n max|x| binned_loss + 7 u32 |sum| (the theorem cited above), plus the reference's own
+// rounding; it needs n_max_abs = n max|x| (empty without it).
+std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double ref_sum_abs, double n_max_abs = 0);
 
 // One line for --list_backends and the docs: "f32, chain 8193 + tree 17".
 std::string describe(const Structure& s);

@@ -84,6 +84,12 @@ class CubEnvSum final : public GpuBackend {
   void enqueue(cudaStream_t s) override { call(s); }
   double result() override { return out_.read_f32(); }
   Structure structure() const override {
+    if constexpr (std::is_same_v<Requirement, ::cuda::execution::determinism::gpu_to_gpu_t>) {
+      // CUB's float RFA: 3 folds of 13-bit bins (cub/detail/rfa.cuh), a loss of 2^(13 (1 - 3)).
+      Structure s{Accumulator::binned};
+      s.binned_loss = 0x1p-26;
+      return s;
+    }
     Structure s = cub_reduce_structure(n_, sm_count_);
     // The blocks' partials meet in one float, one atomic addition each: at most SMs x 8 blocks
     // of 256 threads x CUB's subscription factor of 5.
