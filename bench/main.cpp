@@ -14,6 +14,7 @@
 #include "bench/console.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/measure.hpp"
+#include "bench/nccl/launch.hpp"
 #include "bench/options.hpp"
 #include "bench/progress.hpp"
 #include "bench/registry.hpp"
@@ -27,24 +28,29 @@
 namespace rb::bench {
 namespace {
 
+// One line a backend: its name, its determinism promise (bench/determinism.hpp), availability.
 void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
   for (const auto& e : entries) {
-    std::printf("%-32s %s\n", e.name.c_str(), e.unavailable.empty() ? "available" : ("unavailable: " + e.unavailable).c_str());
+    std::printf("%-32s %-15s %s\n", e.name.c_str(), std::string(determinism_name(e.determinism)).c_str(),
+                e.unavailable.empty() ? "available" : ("unavailable: " + e.unavailable).c_str());
   }
   const bool said = std::any_of(entries.begin(), entries.end(), [&](const BackendEntry& e) { return e.unavailable == gpu_why_not; });
   if (!gpu_why_not.empty() && !said) std::printf("GPU backends: %s\n", gpu_why_not.c_str());
 }
 
 // The available backends in sweep order ("backends") and the others with their reasons
-// ("backends_unavailable"), so scripts read the names from the run instead of hard-coding them.
+// ("backends_unavailable"), so scripts read the names from the run instead of hard-coding them;
+// every backend's determinism promise ("determinism": name=promise,...).
 void add_backend_context(const std::vector<BackendEntry>& entries) {
-  std::string available, unavailable;
+  std::string available, unavailable, determinism;
   for (const auto& e : entries) {
+    determinism += (determinism.empty() ? "" : ",") + e.name + "=" + std::string(determinism_name(e.determinism));
     if (e.unavailable.empty()) available += (available.empty() ? "" : ",") + e.name;
     else unavailable += (unavailable.empty() ? "" : "; ") + e.name + ": " + e.unavailable;
   }
   benchmark::AddCustomContext("backends", available);
   benchmark::AddCustomContext("backends_unavailable", unavailable);
+  benchmark::AddCustomContext("determinism", determinism);
 }
 
 void add_context(const Session& session, const std::vector<BackendEntry>& entries) {
@@ -55,7 +61,9 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
                               "exact: one untimed call per backend and n on nonzero integers in [-8, 8] "
                               "(seed " + std::to_string(session.exact_seed()) + "), zero tolerance; accuracy: "
                               "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
-                              "structure each backend states, ref = compensated fp64; rel_tol absent: no bound below sum|x| exists");
+                              "structure each backend states, ref = compensated fp64; rel_tol absent: no bound below sum|x| exists; "
+                              "determinism: the warm-up call's and the last sample's sums compared bit for bit "
+                              "(counter repeatable), a failure where the backend promises run_to_run or gpu_to_gpu");
   benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
   const StopRule& r = session.options().rule;
   char rule[256];
@@ -167,6 +175,7 @@ int run(int argc, char** argv) {
     return kExitOk;
   }
   std::vector<char*> args(argv, argv + argc);
+  drop_output_flags(launch(), args);  // under a launcher, rank 0 alone writes --benchmark_out
   std::string min_time = kOneIterationFlag;
   if (!options.user_min_time) args.push_back(min_time.data());
   args.push_back(nullptr);
@@ -180,7 +189,8 @@ int run(int argc, char** argv) {
 
   Session session(options);  // InputError for a bad --input: caught in main
   std::string gpu_why_not;
-  const auto entries = registered_backends(session, gpu_why_not);
+  auto entries = registered_backends(session, gpu_why_not);
+  keep_collective_rows(launch(), entries);
   if (options.list_backends) {
     list_backends(entries, gpu_why_not);
     return kExitOk;
@@ -203,7 +213,8 @@ int run(int argc, char** argv) {
   const std::int64_t twins = options.compare_min_time > 0 ? 2 : 1;
   Progress::get().start(twins * static_cast<std::int64_t>(cases.size()), options.repetitions,
                         !options.user_min_time && twins == 1);
-  const auto console = make_console_reporter(options.user_console_flags || options.list_tests);
+  const auto console = launch().rank != 0 ? silent_reporter()
+                                          : make_console_reporter(options.user_console_flags || options.list_tests);
   const std::size_t ran = console ? benchmark::RunSpecifiedBenchmarks(console.get()) : benchmark::RunSpecifiedBenchmarks();
   Progress::get().finish();
   benchmark::Shutdown();

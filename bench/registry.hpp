@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/determinism.hpp"
 #include "bench/options.hpp"
 #include "bench/session.hpp"
 #include "common/sizes.hpp"
@@ -25,6 +26,7 @@ struct BackendEntry {
   std::string unavailable;          // why it cannot run here; empty when it can
   std::vector<Mode> modes;          // which of cold/hot it is registered for
   std::int64_t default_max_n = kMaxSize;  // the largest default size it runs (--sizes lifts it)
+  Determinism determinism = Determinism::run_to_run;  // what its sums promise, checked every run
   std::function<void(benchmark::State&, const Case&)> run;
 };
 

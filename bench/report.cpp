@@ -38,10 +38,17 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
   o.exact = exact.check;
   state.counters["exact"] = exact.check == Outcome::Check::passed ? 1.0 : 0.0;
 
+  Repeat repeat{true, true, {}};
+  if (m.first_result) {
+    repeat = check_repeatable(*m.first_result, m.result, m.promised);
+    state.counters["repeatable"] = repeat.repeatable ? 1.0 : 0.0;
+  }
+
   const auto note = [&o](const std::string& why) { o.message += (o.message.empty() ? "" : "; ") + why; };
   if (exact.check != Outcome::Check::passed) note(exact.message);
   if (!accuracy.ok) note(accuracy.message);
-  if (exact.check == Outcome::Check::failed || !accuracy.ok) {
+  if (!repeat.ok) note(repeat.message);
+  if (exact.check == Outcome::Check::failed || !accuracy.ok || !repeat.ok) {
     o.kind = Outcome::Kind::verification_failed;
     state.SkipWithError(o.message.c_str());
   }

@@ -5,7 +5,9 @@
 
 #include <exception>
 #include <functional>
+#include <optional>
 
+#include "bench/determinism.hpp"
 #include "bench/sampling.hpp"
 #include "bench/session.hpp"
 #include "bench/summation.hpp"
@@ -18,10 +20,16 @@ struct Measurement {
   double peak_bytes_per_s = 0; // theoretical bandwidth for pct_peak; 0 = not reported
   SampleStats stats;           // every sample of this run
   bool throttled = false;      // the SM clock fell during the samples (GPU only)
+  // An earlier call's sum on the same data (the warm-up's), for the determinism check; empty
+  // when the runner has none.
+  std::optional<double> first_result = std::nullopt;
+  Determinism promised = Determinism::not_guaranteed;
 };
 
 // Sets bytes processed (iterations x 4n), the sample statistics (bench/measure.hpp) and the
-// counters n, rel_err, rel_tol (absent when no bound exists), exact (1 passed, 0 skipped) and pct_peak; runs the exact check through
+// counters n, rel_err, rel_tol (absent when no bound exists), exact (1 passed, 0 skipped),
+// repeatable (1: first_result and result have the same bits; absent without first_result) and
+// pct_peak; runs the exact check through
 // `sum_exact_input` (once per backend and n: a new backend over the integer input, one call,
 // untimed). A failed check becomes SkipWithError with expected and got values.
 void finish_case(benchmark::State& state, Session& session, const Case& c, const Reference& ref,

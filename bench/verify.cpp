@@ -1,6 +1,8 @@
 #include "bench/verify.hpp"
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 
@@ -69,6 +71,20 @@ Verdict check_exact(double got, const Reference& exact) {
     v.message = format("exact check failed: the integer input (--dist=integers) sums to %.17g, got %.17g", exact.sum, got);
   }
   return v;
+}
+
+Repeat check_repeatable(double first, double last, Determinism promised) {
+  Repeat r;
+  r.repeatable = (std::isnan(first) && std::isnan(last)) || std::bit_cast<std::uint64_t>(first) == std::bit_cast<std::uint64_t>(last);
+  r.ok = r.repeatable || promised == Determinism::not_guaranteed;
+  if (!r.ok) {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "determinism check failed: the backend promises %s, but two calls on the same input gave %.17g and %.17g",
+                  std::string(determinism_name(promised)).c_str(), first, last);
+    r.message = buf;
+  }
+  return r;
 }
 
 }  // namespace rb::bench

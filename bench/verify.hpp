@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "bench/determinism.hpp"
 #include "bench/reference.hpp"
 #include "bench/summation.hpp"
 
@@ -30,5 +31,15 @@ Verdict check_accuracy(double got, const Reference& ref, const Structure& s);
 
 // The exact check: got must equal the integer sum of `exact` bit for bit.
 Verdict check_exact(double got, const Reference& exact);
+
+// Repeatability: two calls on the same data (the warm-up's and the last sample's) gave the same
+// bits (any two NaNs count as the same). Fails only when the backend promised run_to_run or more;
+// `repeatable` says what was seen either way.
+struct Repeat {
+  bool repeatable = false;
+  bool ok = false;
+  std::string message;  // why it failed, with both values; empty when ok
+};
+Repeat check_repeatable(double first, double last, Determinism promised);
 
 }  // namespace rb::bench

@@ -12,6 +12,8 @@
 //   Kahan: avx2_kahan (6 x 8 compensated lanes), avx512_kahan (4 x 16), horizontal step in double.
 //   f64:   accumulate_f64 (1), unrolled8_f64 (8), avx2_f64 (4 x 4), avx512_f64 (4 x 8).
 // The tail of a SIMD kernel (fewer floats than one step) adds at most `lanes` more to a chain.
+// Determinism (bench/determinism.hpp): every row adds in an order fixed by n and the thread count
+// (run_to_run), except the two marked below.
 #include <string>
 
 #include <vector>
@@ -58,13 +60,18 @@ std::vector<CpuBackendDef> cpu_kernels() {
     cpu_function<&avx512_f32>("cpu/avx512_f32", avx512_32, no_avx512),
     cpu_function<&avx512_kahan>("cpu/avx512_kahan", avx512_k, no_avx512),
     cpu_function<&avx512_f64>("cpu/avx512_f64", avx512_64, no_avx512),
-    // The standard library's own parallel reduce over raw floats (pstl.hpp).
-    cpu_runtime<StdReducePar>("cpu/std_reduce_par", chain32, no_tbb),
-    cpu_runtime<StdReduceParUnseq>("cpu/std_reduce_par_unseq", chain32, no_tbb),
+    // The standard library's own parallel reduce over raw floats (pstl.hpp). TBB's work stealing
+    // decides where the ranges split and in which order they join: no two calls need agree.
+    promising(Determinism::not_guaranteed, cpu_runtime<StdReducePar>("cpu/std_reduce_par", chain32, no_tbb)),
+    promising(Determinism::not_guaranteed,
+              cpu_runtime<StdReduceParUnseq>("cpu/std_reduce_par_unseq", chain32, no_tbb)),
     // Parallel runtimes over the serial kernels: <kernel>/<runtime>.
     cpu_runtime<StdPar<avx2_f32>>("cpu/avx2_f32/std_par", avx2_32, unless(no_avx2, no_tbb)),
-    cpu_runtime<OpenMP<avx2_f32>>("cpu/avx2_f32/openmp", avx2_32, unless(no_avx2, no_omp)),
-    cpu_runtime<OpenMP<avx2_f64>>("cpu/avx2_f64/openmp", avx2_64, unless(no_avx2, no_omp)),
+    // An OpenMP reduction clause combines the threads' partials in whatever order they finish.
+    promising(Determinism::not_guaranteed,
+              cpu_runtime<OpenMP<avx2_f32>>("cpu/avx2_f32/openmp", avx2_32, unless(no_avx2, no_omp))),
+    promising(Determinism::not_guaranteed,
+              cpu_runtime<OpenMP<avx2_f64>>("cpu/avx2_f64/openmp", avx2_64, unless(no_avx2, no_omp))),
     cpu_runtime<Threads<avx2_f32>>("cpu/avx2_f32/threads", avx2_32, no_avx2),
     cpu_runtime<Threads<avx2_kahan>>("cpu/avx2_kahan/threads", avx2_k, no_avx2),
     cpu_runtime<Threads<avx2_f64>>("cpu/avx2_f64/threads", avx2_64, no_avx2),

@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench/determinism.hpp"
 #include "bench/registration.hpp"
 #include "bench/summation.hpp"
 
@@ -38,6 +39,7 @@ struct CpuBackendDef {
   std::string name;
   std::function<std::unique_ptr<CpuBackend>(const CpuProblem&)> make;
   std::string unavailable;  // e.g. "CPU lacks AVX-512F"; empty when it can run
+  Determinism determinism = Determinism::run_to_run;  // what its sums promise (bench/determinism.hpp)
 };
 
 // A backend this build or machine cannot run, listed with the reason and skipped.

@@ -5,6 +5,7 @@
 #include "bench/cpu/runner.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "bench/measure.hpp"
 #include "bench/report.hpp"
@@ -33,18 +34,27 @@ void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef
     session.exact_check(c, exact_input);
     const bool warm = exact_call >= kWarmByExactCheck;
     auto backend = def.make(problem);
-    double result = warm ? 0.0 : backend->run();  // warm-up: first touch, thread start-up, caches
+    // The determinism check compares an earlier call's sum with the last one's: the warm-up's, or
+    // without a warm-up the first sample's.
+    std::optional<double> first;
+    if (!warm) first = backend->run();  // warm-up: first touch, thread start-up, caches
+    double result = 0;
+    bool sampled = false;
     const Timing timing = measure(state, session.options().rule, session.options().user_min_time || c.min_time > 0, [&] {
       const auto t0 = std::chrono::steady_clock::now();
-      result = backend->run();
+      const double r = backend->run();
       const auto t1 = std::chrono::steady_clock::now();
-      benchmark::DoNotOptimize(result);
+      benchmark::DoNotOptimize(r);
+      if (!first && sampled) first = result;
+      result = r;
+      sampled = true;
       return std::chrono::duration<double>(t1 - t0).count();
     });
     state.counters["threads"] = backend->threads();
     const Structure structure = backend->structure();
     backend.reset();
-    finish_case(state, session, c, ref, structure, {result, timing.seconds, 0.0, timing.stats}, exact_input);
+    finish_case(state, session, c, ref, structure, {result, timing.seconds, 0.0, timing.stats, false, first, def.determinism},
+                exact_input);
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
   }
@@ -60,6 +70,7 @@ std::vector<BackendEntry> bind_cpu_backends(Session& session, std::vector<CpuBac
     e.unavailable = def.unavailable;
     e.modes = {Mode::hot};
     e.default_max_n = kCpuDefaultMaxN;
+    e.determinism = def.determinism;
     e.run = [&session, def](benchmark::State& s, const Case& c) { run_cpu_case(s, session, def, c); };
     out.push_back(std::move(e));
   }

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/determinism.hpp"
 #include "bench/gpu/memory.hpp"
 #include "bench/registration.hpp"
 #include "bench/summation.hpp"
@@ -79,6 +80,7 @@ struct GpuBackendDef {
   // A run-time check for what only the running machine can tell (is `triton` importable?):
   // empty when fine, else why not. Called once when the backends are bound.
   std::function<std::string()> probe = {};
+  Determinism determinism = Determinism::run_to_run;  // what its sums promise (bench/determinism.hpp)
 };
 
 // A backend this build or machine cannot run, listed with the reason and skipped.

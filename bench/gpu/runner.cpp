@@ -12,7 +12,13 @@
 // the GPU to go idle before its start event: queued work would let its host-side work (allocation,
 // launch, part of its sync) run early and escape the events, and cold would then come out
 // faster than hot. Its host wall time per call is reported beside (host_us).
-#include <cuda/version>  // CCCL_VERSION, from the toolkit
+#include <cuda/version>  // CCCL_VERSION: the CCCL cmake/Cccl.cmake chose
+#ifndef RB_CCCL_SOURCE
+#define RB_CCCL_SOURCE "unknown"
+#endif
+#ifdef RB_CCCL_VERSION_CODE
+static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include path is not the one cmake/Cccl.cmake chose");
+#endif
 
 #include <chrono>
 #include <cstdlib>
@@ -25,6 +31,7 @@
 #include "bench/gpu/runner.hpp"
 
 #include "bench/gpu/context.hpp"
+#include "bench/gpu/loops.hpp"
 #include "bench/gpu/session.hpp"
 #include "bench/measure.hpp"
 #include "bench/report.hpp"
@@ -49,6 +56,18 @@ struct GpuRuntime {
 GpuRuntime& runtime() {
   static GpuRuntime r;
   return r;
+}
+
+// The bound rows with their own loop (bench/gpu/loops.hpp): a single-GPU row frees their device
+// memory before it runs, and they free the single-GPU session's (an input buffer per device can
+// fill the card: 2^35 floats over two GPUs need 64 GiB on each).
+std::vector<std::function<void()>>& loop_releases() {
+  static std::vector<std::function<void()>> r;
+  return r;
+}
+
+void release_loops() {
+  for (const auto& f : loop_releases()) f();
 }
 
 // RB_SAMPLES=FILE (a diagnostic): every timed iteration appended as "name,run,iteration,ns", so
@@ -117,6 +136,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     // since CUDA 12) and libraries query the device on their first call.
     backend->enqueue(stream);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const double first_result = backend->result();  // the determinism check's first call
     double host_seconds = 0;
     std::int64_t calls = 0;
     SampleLog& log = SampleLog::get();
@@ -149,7 +169,8 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     const Structure structure = backend->structure();
     backend.reset();
     finish_case(state, session, c, ref, structure,
-                {result, timing.seconds, g.info().peak_bytes_per_s, timing.stats, clock.throttled()}, [&] {
+                {result, timing.seconds, g.info().peak_bytes_per_s, timing.stats, clock.throttled(), first_result,
+                 def.determinism}, [&] {
       auto exact = def.make(gpu::GpuProblem{g.exact_input(c.n), c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
       g.slot().poison();
       exact->enqueue(stream);
@@ -179,14 +200,33 @@ std::vector<BackendEntry> gpu::bind_gpu_backends(Session& session, std::vector<G
     std::string own = def.unavailable.empty() ? probed : def.unavailable;
     e.unavailable = info ? own : why_not + (own.empty() ? "" : "; also " + own);
     e.modes = {Mode::cold, Mode::hot};
-    e.run = [&session, def](benchmark::State& s, const Case& c) { run_gpu_case(s, session, def, c); };
+    e.determinism = def.determinism;
+    e.run = [&session, def](benchmark::State& s, const Case& c) {
+      release_loops();
+      run_gpu_case(s, session, def, c);
+    };
     out.push_back(std::move(e));
   }
   return out;
 }
 
 std::vector<BackendEntry> bind_registered_gpu_backends(Session& session, std::string& why_not) {
-  return gpu::bind_gpu_backends(session, gpu::registered_gpu_backends(), why_not);
+  auto out = gpu::bind_gpu_backends(session, gpu::registered_gpu_backends(), why_not);
+  loop_releases().clear();
+  for (auto& def : gpu::registered_gpu_loops()) {
+    BackendEntry e;
+    e.name = def.name;
+    const std::string own = !def.unavailable.empty() ? def.unavailable : why_not.empty() && def.probe ? def.probe(session.options()) : "";
+    e.unavailable = why_not.empty() ? own : why_not;
+    e.modes = {Mode::cold, Mode::hot};
+    e.run = [&session, def](benchmark::State& s, const Case& c) {
+      runtime().gpu.reset();
+      def.run(s, session, c);
+    };
+    if (def.release) loop_releases().push_back(def.release);
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 void add_gpu_context() {
@@ -196,6 +236,8 @@ void add_gpu_context() {
   auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
   add("cccl_version", std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
                           std::to_string(CCCL_PATCH_VERSION));
+  add("cccl", std::string("CCCL ") + std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
+                  std::to_string(CCCL_PATCH_VERSION) + " from " + RB_CCCL_SOURCE + ": every cub*, thrust/* and cuda/* row");
   add("cuda_toolkit", version(CUDART_VERSION));
   if (d.name.empty()) {
     add("gpu", "none");
@@ -221,6 +263,9 @@ void add_gpu_context() {
                                    " us clock64 spin kernel queued before the start event");
 }
 
-void release_gpu() { runtime().gpu.reset(); }
+void release_gpu() {
+  runtime().gpu.reset();
+  release_loops();
+}
 
 }  // namespace rb::bench

@@ -1,7 +1,8 @@
 # cmake -DPROG=<reduce_bench> -DOUT=<json path> -P context_backends.cmake
 # The JSON context names the backends: "backends" is the available ones in sweep order, comma-
-# separated, "backends_unavailable" the others as "name: reason; ...", both as --list_backends
-# prints them, and every context key that was there before is still there.
+# separated, "backends_unavailable" the others as "name: reason; ...", "determinism" every one as
+# "name=promise,...", all as --list_backends prints them, and every context key that was there
+# before is still there.
 cmake_minimum_required(VERSION 3.25)
 execute_process(COMMAND ${PROG} --list_backends RESULT_VARIABLE rc OUTPUT_VARIABLE listing)
 if(NOT rc EQUAL 0)
@@ -13,13 +14,17 @@ string(REPLACE ";" "${semicolon}" listing "${listing}")
 string(REPLACE "\n" ";" lines "${listing}")
 set(available "")
 set(unavailable "")
+set(promises "")
 foreach(line IN LISTS lines)
-  if(line MATCHES "^([^ ]+) +available$")
+  if(line MATCHES "^([^ ]+) +([a-z_]+) +available$")
     list(APPEND available "${CMAKE_MATCH_1}")
-  elseif(line MATCHES "^([^ ]+) +unavailable: (.+)$")
-    list(APPEND unavailable "${CMAKE_MATCH_1}: ${CMAKE_MATCH_2}")
+    list(APPEND promises "${CMAKE_MATCH_1}=${CMAKE_MATCH_2}")
+  elseif(line MATCHES "^([^ ]+) +([a-z_]+) +unavailable: (.+)$")
+    list(APPEND unavailable "${CMAKE_MATCH_1}: ${CMAKE_MATCH_3}")
+    list(APPEND promises "${CMAKE_MATCH_1}=${CMAKE_MATCH_2}")
   endif()
 endforeach()
+string(JOIN "," want_promises ${promises})
 string(JOIN "," want_available ${available})
 string(JOIN "; " want_unavailable ${unavailable})
 string(REPLACE "${semicolon}" ";" want_unavailable "${want_unavailable}")
@@ -44,6 +49,10 @@ if(NOT got_available STREQUAL want_available)
 endif()
 if(NOT got_unavailable STREQUAL want_unavailable)
   message(FATAL_ERROR "context.backends_unavailable is\n  '${got_unavailable}'\nexpected\n  '${want_unavailable}'")
+endif()
+string(JSON got_promises GET "${json}" context determinism)
+if(NOT got_promises STREQUAL want_promises)
+  message(FATAL_ERROR "context.determinism is\n  '${got_promises}'\nexpected\n  '${want_promises}'")
 endif()
 foreach(key reduce_bench_version build_type input verification cpu_timing gpu)
   string(JSON value ERROR_VARIABLE missing GET "${json}" context ${key})

@@ -1,4 +1,4 @@
-// The two checks (bench/verify.hpp) against summation orders simulated on the host: a bound
+// The checks (bench/verify.hpp) against summation orders simulated on the host: a bound
 // must hold for a correct order with the structure it states, and fail for a wrong one.
 #include "bench/verify.hpp"
 
@@ -185,6 +185,27 @@ TEST(Accuracy, NonFiniteMustMatchInKind) {
   EXPECT_NE(v.message.find("NaN"), std::string::npos);
   // ...even where the structure has no bound.
   EXPECT_FALSE(check_accuracy(nan, ref, {Accumulator::f32, std::int64_t{1} << 30, 0, 0, true}).ok);
+}
+
+// Two orders of the same random floats differ in their last bits; a promise of run_to_run must
+// catch that, and no promise must not.
+TEST(Repeat, DifferentBitsFailOnlyAPromise) {
+  using rb::bench::Determinism;
+  using rb::bench::check_repeatable;
+  const auto x = rb::test::random_signed(100'003, 3);
+  const double a = strided_sum<float>(x, 100'003, 7), b = strided_sum<float>(x, 100'003, 64);
+  ASSERT_NE(a, b) << "the two orders happen to agree: pick another seed";
+  EXPECT_FALSE(check_repeatable(a, b, Determinism::run_to_run).ok);
+  EXPECT_FALSE(check_repeatable(a, b, Determinism::gpu_to_gpu).ok);
+  EXPECT_NE(check_repeatable(a, b, Determinism::run_to_run).message.find("promises run_to_run"), std::string::npos);
+  const auto none = check_repeatable(a, b, Determinism::not_guaranteed);
+  EXPECT_TRUE(none.ok);
+  EXPECT_FALSE(none.repeatable);
+  EXPECT_TRUE(check_repeatable(a, a, Determinism::gpu_to_gpu).repeatable);
+  // Bits, not values: -0 and +0 compare equal but are different sums.
+  EXPECT_FALSE(check_repeatable(0.0, -0.0, Determinism::run_to_run).ok);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(check_repeatable(nan, -nan, Determinism::run_to_run).ok);  // NaN is NaN, whatever its payload
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ foreach(line IN LISTS lines)
   if(line MATCHES "^GPU backends: " OR line STREQUAL "")
     continue()
   endif()
-  if(NOT line MATCHES "^([^ ]+) +(available|unavailable: .+)$")
+  if(NOT line MATCHES "^([^ ]+) +(not_guaranteed|run_to_run|gpu_to_gpu) +(available|unavailable: .+)$")
     message(FATAL_ERROR "unexpected line in --list_backends: '${line}'")
   endif()
   set(name "${CMAKE_MATCH_1}")  # the next if(MATCHES) resets CMAKE_MATCH_1
