@@ -14,6 +14,7 @@
 #include "bench/console.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/measure.hpp"
+#include "bench/nccl/launch.hpp"
 #include "bench/options.hpp"
 #include "bench/progress.hpp"
 #include "bench/registry.hpp"
@@ -174,6 +175,7 @@ int run(int argc, char** argv) {
     return kExitOk;
   }
   std::vector<char*> args(argv, argv + argc);
+  drop_output_flags(launch(), args);  // under a launcher, rank 0 alone writes --benchmark_out
   std::string min_time = kOneIterationFlag;
   if (!options.user_min_time) args.push_back(min_time.data());
   args.push_back(nullptr);
@@ -187,7 +189,8 @@ int run(int argc, char** argv) {
 
   Session session(options);  // InputError for a bad --input: caught in main
   std::string gpu_why_not;
-  const auto entries = registered_backends(session, gpu_why_not);
+  auto entries = registered_backends(session, gpu_why_not);
+  keep_collective_rows(launch(), entries);
   if (options.list_backends) {
     list_backends(entries, gpu_why_not);
     return kExitOk;
@@ -210,7 +213,8 @@ int run(int argc, char** argv) {
   const std::int64_t twins = options.compare_min_time > 0 ? 2 : 1;
   Progress::get().start(twins * static_cast<std::int64_t>(cases.size()), options.repetitions,
                         !options.user_min_time && twins == 1);
-  const auto console = make_console_reporter(options.user_console_flags || options.list_tests);
+  const auto console = launch().rank != 0 ? silent_reporter()
+                                          : make_console_reporter(options.user_console_flags || options.list_tests);
   const std::size_t ran = console ? benchmark::RunSpecifiedBenchmarks(console.get()) : benchmark::RunSpecifiedBenchmarks();
   Progress::get().finish();
   benchmark::Shutdown();

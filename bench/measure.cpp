@@ -5,12 +5,17 @@
 
 namespace rb::bench {
 
-Timing measure(benchmark::State& state, const StopRule& rule, bool gb_rule, const std::function<double()>& sample) {
+Timing measure(benchmark::State& state, const StopRule& rule, bool gb_rule, const std::function<double()>& sample,
+               const Agree& agree) {
   Sampler all(rule);
   Timing t;
   for (auto _ : state) {
     if (gb_rule) {
-      const double dt = sample();
+      double dt = sample();
+      if (agree) {
+        double wall = 0;
+        agree(dt, wall);
+      }
       all.add(dt);
       state.SetIterationTime(dt);
       t.seconds += dt;
@@ -18,11 +23,14 @@ Timing measure(benchmark::State& state, const StopRule& rule, bool gb_rule, cons
     }
     Sampler run(rule);
     const auto t0 = std::chrono::steady_clock::now();
+    double wall = 0;
     do {
-      const double dt = sample();
+      double dt = sample();
+      wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (agree) agree(dt, wall);
       run.add(dt);
       all.add(dt);
-    } while (!run.done(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+    } while (!run.done(wall));
     const double mean = std::max(kOneIteration, run.sum() / static_cast<double>(run.count()));
     state.SetIterationTime(mean);
     t.seconds += mean;

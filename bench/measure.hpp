@@ -25,10 +25,16 @@ struct Timing {
   double seconds = 0;    // what was given to SetIterationTime, summed (Google Benchmark's total)
 };
 
+// Called after each sample with its seconds and the wall time spent sampling so far, before the
+// rule sees them: rows over several processes (bench/nccl/) replace both with their maximum over
+// every rank, so that every rank's rule takes the same decisions and the collectives stay paired.
+using Agree = std::function<void(double& sample_seconds, double& wall_seconds)>;
+
 // `sample()` runs one timed call and returns its seconds. With `gb_rule` false the samples follow
 // `rule` and each Google Benchmark iteration's time is their mean, so real_time stays a mean over
 // every sample; with it true each iteration is one sample.
-Timing measure(benchmark::State& state, const StopRule& rule, bool gb_rule, const std::function<double()>& sample);
+Timing measure(benchmark::State& state, const StopRule& rule, bool gb_rule, const std::function<double()>& sample,
+               const Agree& agree = {});
 
 // The per-benchmark statistics as counters: samples, median_us, p10_us, p90_us, min_us,
 // precision (relative half-width of the median's 95% CI) and target_met (1 or 0).

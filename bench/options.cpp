@@ -144,6 +144,13 @@ Options parse_options(int& argc, char** argv) {
     } else if (take(arg, "--max_time", value)) {
       o.rule.max_seconds = parse_seconds("--max_time", value);
       rule_given = "--max_time";
+    } else if (take(arg, "--gpus", value)) {
+      o.gpus = value == "all" ? 0 : static_cast<int>(std::min<std::int64_t>(parse_count("--gpus", value), 1 << 20));
+    } else if (take(arg, "--rendezvous", value)) {
+      if (!value.starts_with("file:") && !value.starts_with("tcp:")) {
+        throw UsageError("invalid --rendezvous '" + value + "': expected file:PATH or tcp:HOST:PORT");
+      }
+      o.rendezvous = value;
     } else if (arg == "--list_backends") {
       o.list_backends = true;
     } else if (arg == "--help" || arg == "-h") {
@@ -201,6 +208,9 @@ reduce_bench flags:
   --compare_min_time=T  run every benchmark twice in this process: by the stopping rule, and
                      by Google Benchmark's rule with min time T (named .../min_time:T), to
                      check one against the other on this machine
+  --gpus=G|all       GPUs (per process) of the nccl/* rows, which split n over them (default 1)
+  --rendezvous=SPEC  how ranks launched by srun or torchrun without MPI find rank 0:
+                     file:PATH (shared filesystem) or tcp:HOST:PORT (docs/multi-gpu.md)
   --list_backends    list every backend, and why any is unavailable here, then exit
   --help             this text, then Google Benchmark's
 

@@ -23,10 +23,10 @@ __global__ void flush_kernel(const uint4* __restrict__ buf, std::size_t count, u
   if (acc == 0x9E3779B9u) *sink = acc;
 }
 
-__global__ void generate_kernel(float* x, std::int64_t n, Dist dist, std::uint64_t seed) {
+__global__ void generate_kernel(float* x, std::int64_t begin, std::int64_t n, Dist dist, std::uint64_t seed) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x) {
-    x[i] = synth::value(dist, seed, i);
+    x[i] = synth::value(dist, seed, begin + i);
   }
 }
 
@@ -43,8 +43,13 @@ void enqueue_l2_flush(cudaStream_t stream, const void* buf, std::size_t bytes, u
 }
 
 void enqueue_generate(cudaStream_t stream, float* x, std::int64_t n, Dist dist, std::uint64_t seed) {
-  if (n <= 0) return;
-  generate_kernel<<<4096, 256, 0, stream>>>(x, n, dist, seed);
+  enqueue_generate_range(stream, x, 0, n, dist, seed);
+}
+
+void enqueue_generate_range(cudaStream_t stream, float* x, std::int64_t begin, std::int64_t end, Dist dist,
+                            std::uint64_t seed) {
+  if (end <= begin) return;
+  generate_kernel<<<4096, 256, 0, stream>>>(x, begin, end - begin, dist, seed);
   RB_CUDA_CHECK_LAUNCH();
 }
 

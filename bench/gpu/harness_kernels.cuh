@@ -25,5 +25,8 @@ void enqueue_l2_flush(cudaStream_t stream, const void* buf, std::size_t bytes, u
 
 // x[i] = synthetic value of i, for i in [0, n): bitwise what the host generates.
 void enqueue_generate(cudaStream_t stream, float* x, std::int64_t n, Dist dist, std::uint64_t seed);
+// x[i - begin] = synthetic value of i, for i in [begin, end): one GPU's shard of the whole array.
+void enqueue_generate_range(cudaStream_t stream, float* x, std::int64_t begin, std::int64_t end, Dist dist,
+                            std::uint64_t seed);
 
 }  // namespace rb::bench::gpu

@@ -31,6 +31,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include pat
 #include "bench/gpu/runner.hpp"
 
 #include "bench/gpu/context.hpp"
+#include "bench/gpu/loops.hpp"
 #include "bench/gpu/session.hpp"
 #include "bench/measure.hpp"
 #include "bench/report.hpp"
@@ -55,6 +56,18 @@ struct GpuRuntime {
 GpuRuntime& runtime() {
   static GpuRuntime r;
   return r;
+}
+
+// The bound rows with their own loop (bench/gpu/loops.hpp): a single-GPU row frees their device
+// memory before it runs, and they free the single-GPU session's (an input buffer per device can
+// fill the card: 2^35 floats over two GPUs need 64 GiB on each).
+std::vector<std::function<void()>>& loop_releases() {
+  static std::vector<std::function<void()>> r;
+  return r;
+}
+
+void release_loops() {
+  for (const auto& f : loop_releases()) f();
 }
 
 // RB_SAMPLES=FILE (a diagnostic): every timed iteration appended as "name,run,iteration,ns", so
@@ -188,14 +201,32 @@ std::vector<BackendEntry> gpu::bind_gpu_backends(Session& session, std::vector<G
     e.unavailable = info ? own : why_not + (own.empty() ? "" : "; also " + own);
     e.modes = {Mode::cold, Mode::hot};
     e.determinism = def.determinism;
-    e.run = [&session, def](benchmark::State& s, const Case& c) { run_gpu_case(s, session, def, c); };
+    e.run = [&session, def](benchmark::State& s, const Case& c) {
+      release_loops();
+      run_gpu_case(s, session, def, c);
+    };
     out.push_back(std::move(e));
   }
   return out;
 }
 
 std::vector<BackendEntry> bind_registered_gpu_backends(Session& session, std::string& why_not) {
-  return gpu::bind_gpu_backends(session, gpu::registered_gpu_backends(), why_not);
+  auto out = gpu::bind_gpu_backends(session, gpu::registered_gpu_backends(), why_not);
+  loop_releases().clear();
+  for (auto& def : gpu::registered_gpu_loops()) {
+    BackendEntry e;
+    e.name = def.name;
+    const std::string own = !def.unavailable.empty() ? def.unavailable : why_not.empty() && def.probe ? def.probe(session.options()) : "";
+    e.unavailable = why_not.empty() ? own : why_not;
+    e.modes = {Mode::cold, Mode::hot};
+    e.run = [&session, def](benchmark::State& s, const Case& c) {
+      runtime().gpu.reset();
+      def.run(s, session, c);
+    };
+    if (def.release) loop_releases().push_back(def.release);
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 void add_gpu_context() {
@@ -232,6 +263,9 @@ void add_gpu_context() {
                                    " us clock64 spin kernel queued before the start event");
 }
 
-void release_gpu() { runtime().gpu.reset(); }
+void release_gpu() {
+  runtime().gpu.reset();
+  release_loops();
+}
 
 }  // namespace rb::bench

@@ -1,0 +1,52 @@
+// nccl/<local>: n split over G GPUs (--gpus, or one per rank under a launcher), each shard summed
+// by a single-GPU backend, the partials combined by NCCL (bench/nccl/runner.hpp has the loop):
+//   nccl/cub, nccl/onepass   ncclAllReduce: every GPU ends with the sum, as training code does
+//   nccl/onepass/reduce      ncclReduce to rank 0: only the root needs it
+// With --gpus=1 the rows still run: the local sum plus a one-rank collective (NCCL's copy), so the
+// combine's fixed cost shows against cub and cuda/onepass on the same GPU.
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "bench/gpu/loops.hpp"
+#include "bench/nccl/runner.hpp"
+
+namespace rb::bench::gpu {
+namespace {
+
+GpuLoopDef row(std::string name, std::string local, nccl::Combine combine) {
+  GpuLoopDef d;
+  d.name = std::move(name);
+  // The local backend is looked up when the row first runs: registrations are evaluated then.
+  auto def = std::make_shared<std::optional<GpuBackendDef>>();
+  d.run = [local, combine, def](benchmark::State& s, Session& session, const Case& c) {
+    if (!*def) {
+      for (auto& b : registered_gpu_backends()) {
+        if (b.name == local) *def = std::move(b);
+      }
+    }
+    if (!*def || !(*def)->unavailable.empty()) {
+      s.SkipWithError(("local backend " + local + " is not available").c_str());
+      session.record({c.name(), Outcome::Kind::skipped, "local backend " + local + " is not available"});
+      return;
+    }
+    nccl::run_case(s, session, **def, combine, c);
+  };
+  d.probe = [](const Options& o) {
+    const std::string why = nccl::probe(o.gpus);
+    if (why.empty()) benchmark::AddCustomContext("nccl", nccl::describe_world(o.gpus));
+    return why;
+  };
+  d.release = [] { nccl::release(); };
+  return d;
+}
+
+}  // namespace
+
+RB_REGISTER_BACKEND(std::vector<GpuLoopDef>{row("nccl/cub", "cub", nccl::Combine::allreduce),
+                                            row("nccl/onepass", "cuda/onepass", nccl::Combine::allreduce),
+                                            row("nccl/onepass/reduce", "cuda/onepass", nccl::Combine::reduce)});
+
+}  // namespace rb::bench::gpu

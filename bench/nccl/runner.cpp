@@ -1,0 +1,332 @@
+#include "bench/nccl/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "bench/gpu/session.hpp"
+#include "bench/measure.hpp"
+#include "bench/nccl/check.hpp"
+#include "bench/nccl/team.hpp"
+#include "bench/report.hpp"
+#include "common/cuda_check.hpp"
+
+namespace rb::bench::nccl {
+namespace {
+
+// Enough to keep every GPU busy while the host enqueues the barrier, G local sums and the
+// combine group (an NCCL group launch costs ~10 us of host time per GPU).
+constexpr std::uint64_t kSpinPerGpuNs = 40'000;
+constexpr int kCombineSamples = 30;
+
+std::unique_ptr<Team>& team_slot() {
+  static std::unique_ptr<Team> t;
+  return t;
+}
+
+Team& team_for(const Options& o) {
+  auto& t = team_slot();
+  if (!t) t = std::make_unique<Team>(o.gpus, launch(), o.rendezvous);
+  return *t;
+}
+
+using Locals = std::vector<std::unique_ptr<gpu::GpuBackend>>;
+
+Locals make_locals(Team& team, const gpu::GpuBackendDef& def, const Options& o, bool exact) {
+  Locals out;
+  for (auto& m : team.members()) {
+    RB_CUDA_CHECK(cudaSetDevice(m.device));
+    const float* x = exact ? team.exact(m, o) : team.input(m, o);
+    out.push_back(def.make(gpu::GpuProblem{x, m.shard.size(), m.stream, m.scratch, gpu::ResultSlot(m.partial.get(), m.stream),
+                                           m.sm_count}));
+  }
+  return out;
+}
+
+void enqueue_combine(Team& team, Combine combine, ncclDataType_t type) {
+  RB_NCCL_CHECK(ncclGroupStart());
+  for (auto& m : team.members()) {
+    if (combine == Combine::allreduce) {
+      RB_NCCL_CHECK(ncclAllReduce(m.partial.get(), m.result.get(), 1, type, ncclSum, m.comm, m.stream));
+    } else {
+      RB_NCCL_CHECK(ncclReduce(m.partial.get(), m.result.get(), 1, type, ncclSum, 0, m.comm, m.stream));
+    }
+  }
+  RB_NCCL_CHECK(ncclGroupEnd());
+}
+
+// An allreduce of one float (always 0) that no GPU leaves before every GPU has entered it.
+void enqueue_barrier(Team& team) {
+  RB_NCCL_CHECK(ncclGroupStart());
+  for (auto& m : team.members()) {
+    RB_NCCL_CHECK(ncclAllReduce(m.token.get(), m.token.get(), 1, ncclFloat32, ncclSum, m.comm, m.stream));
+  }
+  RB_NCCL_CHECK(ncclGroupEnd());
+}
+
+double median(std::vector<double> v) { return v.empty() ? 0.0 : quantile(v, 0.5); }
+
+// The combined sum, read from rank 0's result slot and handed to every rank.
+double read_result(Team& team, ncclDataType_t type) {
+  team.sync();
+  auto& m = team.members().front();
+  RB_CUDA_CHECK(cudaSetDevice(m.device));
+  double v = 0;
+  if (type == ncclFloat32) {
+    float f = 0;
+    RB_CUDA_CHECK(cudaMemcpy(&f, m.result.get(), sizeof f, cudaMemcpyDeviceToHost));
+    v = f;
+  } else {
+    RB_CUDA_CHECK(cudaMemcpy(&v, m.result.get(), sizeof v, cudaMemcpyDeviceToHost));
+  }
+  return team.from_rank0(v);
+}
+
+// Test hook (tests/bench/nccl/): RB_NCCL_TEST_NOISE_US=R:US makes rank R sleep and add a random
+// 0..US microseconds to each of its samples, so its stopping rule would decide differently from
+// the other ranks' without the agreement. RB_NCCL_UNSAFE_NO_AGREEMENT=1 switches the agreement
+// off, to show that the two-rank test then fails.
+struct Noise {
+  int rank = -1;
+  double max_s = 0;
+  std::mt19937_64 rng{12345};
+  Noise() {
+    if (const char* spec = std::getenv("RB_NCCL_TEST_NOISE_US")) {
+      if (std::sscanf(spec, "%d:%lf", &rank, &max_s) == 2) max_s *= 1e-6;
+    }
+  }
+  double add() {
+    if (rank != launch().rank || max_s <= 0) return 0;
+    const double s = std::uniform_real_distribution<double>(0, max_s)(rng);
+    std::this_thread::sleep_for(std::chrono::duration<double>(s));
+    return s;
+  }
+};
+
+struct Row {
+  Team& team;
+  const Options& o;
+  Combine combine;
+  ncclDataType_t type = ncclFloat32;
+  bool cold = false;
+  std::uint64_t spin_ns = 0;
+
+  void prepare(Locals& locals, bool flush) {
+    for (std::size_t i = 0; i < locals.size(); ++i) {
+      auto& m = team.members()[i];
+      RB_CUDA_CHECK(cudaSetDevice(m.device));
+      if (flush) team.enqueue_flush(m);
+      RB_CUDA_CHECK(cudaMemsetAsync(m.partial.get(), 0xFF, m.partial.bytes(), m.stream));
+      RB_CUDA_CHECK(cudaMemsetAsync(m.result.get(), 0xFF, m.result.bytes(), m.stream));
+      team.enqueue_spin(m, spin_ns);
+    }
+  }
+
+  // One collective call of the whole row, timed; returns {slowest start-to-stop, slowest start-to-mid}.
+  std::pair<double, double> sample(Locals& locals) {
+    prepare(locals, cold);
+    enqueue_barrier(team);
+    for (std::size_t i = 0; i < locals.size(); ++i) {
+      auto& m = team.members()[i];
+      RB_CUDA_CHECK(cudaSetDevice(m.device));
+      RB_CUDA_CHECK(cudaEventRecord(m.start, m.stream));
+      locals[i]->enqueue(m.stream);
+      RB_CUDA_CHECK(cudaEventRecord(m.mid, m.stream));
+    }
+    enqueue_combine(team, combine, type);
+    for (auto& m : team.members()) {
+      RB_CUDA_CHECK(cudaSetDevice(m.device));
+      RB_CUDA_CHECK(cudaEventRecord(m.stop, m.stream));
+    }
+    double total = 0, local = 0;
+    for (auto& m : team.members()) {
+      team.wait(m, m.stop);
+      total = std::max(total, seconds_between(m.start, m.stop));
+      local = std::max(local, seconds_between(m.start, m.mid));
+    }
+    return {total, local};
+  }
+
+  // The combine alone, from the same barrier: what the collective adds to the local sums.
+  double combine_alone() {
+    std::vector<double> t;
+    for (int k = 0; k < kCombineSamples; ++k) {
+      for (auto& m : team.members()) {
+        RB_CUDA_CHECK(cudaSetDevice(m.device));
+        team.enqueue_spin(m, spin_ns);
+      }
+      enqueue_barrier(team);
+      for (auto& m : team.members()) {
+        RB_CUDA_CHECK(cudaSetDevice(m.device));
+        RB_CUDA_CHECK(cudaEventRecord(m.start, m.stream));
+      }
+      enqueue_combine(team, combine, type);
+      double dt = 0;
+      for (auto& m : team.members()) {
+        RB_CUDA_CHECK(cudaSetDevice(m.device));
+        RB_CUDA_CHECK(cudaEventRecord(m.stop, m.stream));
+      }
+      for (auto& m : team.members()) {
+        team.wait(m, m.stop);
+        dt = std::max(dt, seconds_between(m.start, m.stop));
+      }
+      t.push_back(dt);
+    }
+    double med = median(t);
+    team.all_max(&med, 1);
+    return med;
+  }
+
+  // Rank 0's local backend on its shard with every other GPU idle: the one-GPU time at n/G.
+  SampleStats solo(gpu::GpuBackend& local) {
+    auto& m = team.members().front();
+    RB_CUDA_CHECK(cudaSetDevice(m.device));
+    Sampler s(o.rule);
+    const auto t0 = std::chrono::steady_clock::now();
+    do {
+      if (cold) team.enqueue_flush(m);
+      RB_CUDA_CHECK(cudaMemsetAsync(m.partial.get(), 0xFF, m.partial.bytes(), m.stream));
+      team.enqueue_spin(m, gpu::spin_ns());
+      RB_CUDA_CHECK(cudaEventRecord(m.start, m.stream));
+      local.enqueue(m.stream);
+      RB_CUDA_CHECK(cudaEventRecord(m.stop, m.stream));
+      team.wait(m, m.stop);
+      s.add(seconds_between(m.start, m.stop));
+    } while (!s.done(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+    return s.stats();
+  }
+};
+
+}  // namespace
+
+void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDef& def, Combine combine,
+              const Case& c) {
+  try {
+    const Options& o = session.options();
+    if (!session.synthetic()) {
+      throw Skip("the nccl/* rows generate each shard on its own GPU: synthetic input only (not --input)");
+    }
+    Team& team = team_for(o);
+    std::string why;
+    const bool fits = team.make_input(c.n, o, why);
+    if (!team.all_ok(fits)) throw Skip(fits ? "n = " + std::to_string(c.n) + ": a shard does not fit on another rank's GPU" : why);
+    const Reference& ref = session.reference(c.n);
+
+    Row row{team, o, combine};
+    row.cold = c.mode == Mode::cold;
+    row.spin_ns = gpu::spin_ns() + kSpinPerGpuNs * team.members().size();
+    Locals locals;
+    Structure structure;
+    bool ok = true;
+    try {
+      locals = make_locals(team, def, o, false);
+      structure = locals.front()->structure();
+      row.type = structure.float_result ? ncclFloat32 : ncclFloat64;
+    } catch (const std::exception& e) {
+      ok = false;
+      why = e.what();
+    }
+    if (!team.all_ok(ok)) throw std::runtime_error(ok ? "a local backend failed on another rank" : why);
+    // Warm-up: module loading, libraries' first calls, NCCL's first use of this collective.
+    row.sample(locals);
+    const double combine_s = row.combine_alone();
+
+    const bool agreeing = std::getenv("RB_NCCL_UNSAFE_NO_AGREEMENT") == nullptr;
+    Noise noise;
+    double last_local = 0;
+    std::vector<double> local_times;
+    const Timing timing = measure(
+        state, o.rule, o.user_min_time || c.min_time > 0,
+        [&] {
+          const auto [total, local] = row.sample(locals);
+          last_local = local;
+          return total + noise.add();
+        },
+        [&](double& dt, double& wall) {
+          double v[3] = {dt, wall, last_local};
+          if (agreeing) team.all_max(v, 3);
+          dt = v[0];
+          wall = v[1];
+          local_times.push_back(v[2]);
+        });
+    if (launch().size > 1) {
+      std::fprintf(stderr, "reduce_bench[rank %d of %d]: %s: %lld samples\n", launch().rank, launch().size,
+                   c.name().c_str(), static_cast<long long>(timing.stats.count));
+    }
+    const double result = read_result(team, row.type);
+    const SampleStats solo = team.holds_rank0() ? row.solo(*locals.front()) : SampleStats{};
+    locals.clear();
+
+    // The combine adds each partial once more, after rounding it to the partial's type.
+    structure.tree += team.world();
+    if (!structure.float_result) structure.f64_adds += team.world();
+    Measurement m;
+    m.result = result;
+    m.seconds = timing.seconds;
+    m.peak_bytes_per_s = team.members().front().peak_bytes_per_s * team.world();
+    m.stats = timing.stats;
+    finish_case(state, session, c, ref, structure, m, [&] {
+      std::string no_room;
+      const bool room = team.make_exact(c.n, session.exact_seed(), o, no_room);
+      if (!team.all_ok(room)) throw Skip(room ? "no room for the exact check's shard on another rank" : no_room);
+      Locals exact = make_locals(team, def, o, true);
+      row.cold = false;
+      row.prepare(exact, false);
+      for (std::size_t i = 0; i < exact.size(); ++i) {
+        RB_CUDA_CHECK(cudaSetDevice(team.members()[i].device));
+        exact[i]->enqueue(team.members()[i].stream);
+      }
+      enqueue_combine(team, combine, row.type);
+      return read_result(team, row.type);
+    });
+    const double g = team.world();
+    state.counters["gpus"] = g;
+    state.counters["combine_us"] = combine_s * 1e6;
+    state.counters["local_us"] = median(local_times) * 1e6;
+    if (timing.stats.median > 0) {
+      state.counters["per_gpu_GBps"] = 4.0 * static_cast<double>(c.n) / g / timing.stats.median / 1e9;
+    }
+    if (solo.count > 0 && timing.stats.median > 0) {
+      state.counters["solo_us"] = solo.median * 1e6;
+      state.counters["scaling_eff"] = solo.median / timing.stats.median;
+    }
+  } catch (const std::exception& e) {
+    fail_case(state, session, c, e);
+  }
+}
+
+std::string probe(int gpus) {
+  int visible = 0;
+  if (cudaGetDeviceCount(&visible) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return "no usable CUDA device";
+  }
+  const int want = gpus == 0 ? visible : gpus;
+  const Launch& l = launch();
+  if (want > visible) {
+    return "needs " + std::to_string(want) + " GPUs per process (--gpus=" + std::to_string(want) + "), " +
+           std::to_string(visible) + " visible";
+  }
+  (void)l;
+  return {};
+}
+
+std::string describe_world(int gpus) {
+  int v = 0;
+  (void)ncclGetVersion(&v);
+  const Launch& l = launch();
+  std::string d = "NCCL " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100) +
+                  "; " + (gpus == 0 ? std::string("all visible") : std::to_string(gpus)) + " GPU(s) per process";
+  if (l.size > 1) d += "; " + std::to_string(l.size) + " processes launched by " + l.by;
+  return d;
+}
+
+void release() { team_slot().reset(); }
+
+}  // namespace rb::bench::nccl

@@ -1,0 +1,40 @@
+#pragma once
+// The measurement loop of the nccl/* rows: n split over G GPUs, each summed by a single-GPU backend
+// (bench/gpu/backend.hpp), the G partials combined by one NCCL collective.
+//
+//   per benchmark run (untimed):  every GPU's shard generated on that GPU; one local backend per
+//        GPU; a warm-up; the combine alone (30 samples: barrier -> start -> collective of one value
+//        -> stop), `combine_us`
+//   per sample, on every GPU:  [cold: L2 flush] -> poison partial and result -> spin kernel ->
+//        barrier (an allreduce of one float: the GPUs leave it together) -> start event -> local
+//        sum -> mid event -> ncclAllReduce (or ncclReduce to rank 0) of the partials -> stop event.
+//        The sample is the slowest GPU's start-to-stop; `local_us` its start-to-mid.
+//   agreement:  before the stopping rule sees a sample, the sample and the wall time spent are
+//        replaced by their maximum over every rank (bench/measure.hpp, Agree), so every rank takes
+//        the same number of samples and the collectives stay paired. Skips and set-up errors are
+//        agreed the same way (Team::all_ok) before any rank leaves the row.
+//   after (untimed):  the solo baseline (rank 0's local backend on its shard, the other GPUs idle,
+//        by the same rule: `solo_us`, `scaling_eff` = solo / row); the exact check (the integer
+//        input sharded the same way, one collective call) and the accuracy bound (the local
+//        structure at the longest shard plus the combine's additions), reference = the whole sum.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "bench/gpu/backend.hpp"
+#include "bench/session.hpp"
+
+namespace rb::bench::nccl {
+
+enum class Combine { allreduce, reduce };
+
+void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDef& local, Combine combine,
+              const Case& c);
+// At bind time: why --gpus cannot be honoured here, or empty.
+std::string probe(int gpus);
+// NCCL's version, this launch and the rendezvous, for the JSON context.
+std::string describe_world(int gpus);
+// Destroys the communicators and frees every shard.
+void release();
+
+}  // namespace rb::bench::nccl

@@ -1,0 +1,97 @@
+#pragma once
+// This process's GPUs in the NCCL world: one communicator, stream, flush buffer, spin, event
+// triple and shard buffer per GPU. In one process (--gpus=G) the team holds G GPUs, ranks 0..G-1;
+// under a launcher each process holds --gpus GPUs (default 1) and ranks rank*G ... rank*G + G-1.
+// Either way the communicators come from one ncclCommInitRank per GPU inside a group, with the
+// unique id from rank 0 (MPI when built with it, else the rendezvous: bench/nccl/rendezvous.hpp).
+//
+// Every host-side wait polls instead of blocking, checking the communicators' asynchronous errors
+// and a deadline (RB_NCCL_TIMEOUT seconds, default 300): a peer that died or a collective that
+// lost its partner ends this process with an error instead of a hang.
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/gpu/memory.hpp"
+#include "bench/nccl/launch.hpp"
+#include "bench/nccl/shard.hpp"
+#include "bench/options.hpp"
+
+namespace rb::bench::nccl {
+
+struct Member {
+  int device = 0;
+  int rank = 0;  // in the NCCL world
+  int sm_count = 0;
+  std::int64_t l2_bytes = 0;
+  int sm_clock_khz = 0;
+  double peak_bytes_per_s = 0;
+  cudaStream_t stream = nullptr;
+  ncclComm_t comm = nullptr;
+  cudaEvent_t start = nullptr, mid = nullptr, stop = nullptr;  // mid: the local sum done
+  gpu::DeviceBuffer flush, sink;
+  gpu::DeviceBuffer partial, result;  // the local backend's sum; the combined sum (16 bytes each)
+  gpu::DeviceBuffer token;            // the barrier's one float
+  gpu::DeviceBuffer exchange;         // host-level agreement values
+  gpu::DeviceScratch scratch;
+  gpu::DeviceBuffer input, exact;     // this GPU's shard of the input and of the exact check's integers
+  std::int64_t input_n = -1, exact_n = -1;  // the n the shards were made for
+  Shard shard;
+  std::uint64_t spins = 0;
+};
+
+class Team {
+ public:
+  // `gpus`: GPUs of this process (0: all visible). Throws when there are fewer.
+  Team(int gpus, const Launch& launch, const std::string& rendezvous_flag);
+  ~Team();
+  Team(const Team&) = delete;
+  Team& operator=(const Team&) = delete;
+
+  int world() const noexcept { return world_; }
+  bool holds_rank0() const noexcept { return members_.front().rank == 0; }
+  std::vector<Member>& members() noexcept { return members_; }
+  std::string describe() const;
+
+  // Max over every rank of v[0..count) (count <= 8), in place: the agreement step.
+  void all_max(double* v, int count);
+  // True when every rank says ok.
+  bool all_ok(bool ok);
+  // Rank 0's value, on every rank.
+  double from_rank0(double v);
+
+  // Shard of x[0, n) (options' dist and seed; options' offset past alignment) on every GPU; false
+  // with the reason when it does not fit. Not collective: callers agree with all_ok.
+  bool make_input(std::int64_t n, const Options& o, std::string& why);
+  bool make_exact(std::int64_t n, std::uint64_t seed, const Options& o, std::string& why);
+  const float* input(const Member& m, const Options& o) const { return m.input.as<const float>() + o.offset; }
+  const float* exact(const Member& m, const Options& o) const { return m.exact.as<const float>() + o.offset; }
+
+  void enqueue_spin(Member& m, std::uint64_t ns);
+  void enqueue_flush(Member& m);
+  // Waits for `e` (recorded on m's stream), polling NCCL's asynchronous errors and the deadline.
+  void wait(const Member& m, cudaEvent_t e);
+  void sync();  // every member's stream
+
+ private:
+  void exchange(double* v, int count, ncclRedOp_t op, bool only_first);
+  bool make_shards(std::int64_t n, Dist dist, std::uint64_t seed, const Options& o, bool exact, std::string& why);
+  void wait_until(const Member& m, const std::function<cudaError_t()>& query, const char* what);
+  [[noreturn]] void fail(const std::string& why);
+  void check_usable() const;
+
+  std::vector<Member> members_;
+  int world_ = 1;
+  double timeout_s_ = 300;
+  double* host_ = nullptr;  // pinned: the exchange's copies back are waited for by polling
+  bool broken_ = false;     // aborted after an error: every later use throws
+};
+
+// cudaEventElapsedTime in seconds.
+double seconds_between(cudaEvent_t a, cudaEvent_t b);
+
+}  // namespace rb::bench::nccl

@@ -1,0 +1,103 @@
+// The nccl/* rows through the real harness on every GPU of this machine (skipped without a GPU):
+// signed random input at odd sizes, both checks against the whole array's fp64 sum, a misaligned
+// start, and a local backend that drops one element, which the exact check must catch through the
+// combine.
+#include <gtest/gtest.h>
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+#include "bench/gpu/backend.hpp"
+#include "bench/gpu/context.hpp"
+#include "bench/nccl/runner.hpp"
+#include "bench/registry.hpp"
+#include "tests/support/gpu.hpp"
+#include "tests/support/run_cases.hpp"
+
+namespace {
+
+using namespace rb::bench;
+using Kind = Outcome::Kind;
+
+int visible_gpus() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) return 0;
+  return n;
+}
+
+const std::vector<std::int64_t> kSizes = {1, 31, 33, 4097, 1'000'003, (1 << 24) + 1};
+
+std::string tail(std::int64_t n, const char* mode) { return "/" + std::to_string(n) + mode; }
+
+void expect_rows_pass(int gpus, int offset) {
+  Options o = rb::test::small_options(kSizes);
+  o.gpus = gpus;
+  o.offset = offset;
+  Session session(o);
+  std::string why;
+  const auto entries = registered_backends(session, why);
+  ASSERT_TRUE(why.empty()) << why;
+  EXPECT_EQ(rb::test::run_in_process(session, entries, "^nccl/"), 3 * 2 * kSizes.size());
+  for (const char* row : {"nccl/cub", "nccl/onepass", "nccl/onepass/reduce"}) {
+    for (const auto n : kSizes) {
+      for (const char* mode : {"/cold", "/hot"}) {
+        const auto out = rb::test::outcome_of(session, row + tail(n, mode));
+        EXPECT_EQ(out.kind, Kind::ok) << row << tail(n, mode) << ": " << out.message;
+        EXPECT_EQ(out.exact, Outcome::Check::passed) << row << tail(n, mode);
+        EXPECT_EQ(out.accuracy, Outcome::Check::passed) << row << tail(n, mode);
+      }
+    }
+  }
+  release_gpu();
+}
+
+TEST(NcclRows, OneGpuVerifies) {
+  RB_REQUIRE_GPU();
+  expect_rows_pass(1, 0);
+}
+
+TEST(NcclRows, EveryGpuVerifiesAlsoMisaligned) {
+  RB_REQUIRE_GPU();
+  if (visible_gpus() < 2) GTEST_SKIP() << "one GPU visible: the split over several is untested here";
+  expect_rows_pass(0, 0);
+  expect_rows_pass(0, 1);
+}
+
+// cuda/onepass over its shard minus the last element: one element of the whole array is lost.
+class DropsLast final : public gpu::GpuBackend {
+ public:
+  explicit DropsLast(const gpu::GpuProblem& p)
+      : inner_(rb::test::by_name(gpu::registered_gpu_backends(), "cuda/onepass")
+                   .make(gpu::GpuProblem{p.input, p.n > 0 ? p.n - 1 : 0, p.stream, p.scratch, p.out, p.sm_count})) {}
+  void enqueue(cudaStream_t s) override { inner_->enqueue(s); }
+  double result() override { return inner_->result(); }
+  Structure structure() const override { return inner_->structure(); }
+
+ private:
+  std::unique_ptr<gpu::GpuBackend> inner_;
+};
+
+TEST(NcclRows, ALostElementFailsTheExactCheck) {
+  RB_REQUIRE_GPU();
+  Options o = rb::test::small_options({4097, 1'000'003});
+  o.gpus = 0;
+  Session session(o);
+  const auto def = gpu::gpu_backend<DropsLast>("t/drops_last");
+  BackendEntry e;
+  e.name = "t/nccl_drops_last";
+  e.modes = {Mode::hot};
+  e.run = [&session, def](benchmark::State& s, const Case& c) {
+    nccl::run_case(s, session, def, nccl::Combine::allreduce, c);
+  };
+  rb::test::run_in_process(session, {e});
+  for (const char* n : {"4097", "1000003"}) {
+    const auto out = rb::test::outcome_of(session, std::string("t/nccl_drops_last/") + n + "/hot");
+    EXPECT_EQ(out.kind, Kind::verification_failed) << n << ": " << out.message;
+    EXPECT_EQ(out.exact, Outcome::Check::failed) << n;
+  }
+  nccl::release();
+}
+
+}  // namespace

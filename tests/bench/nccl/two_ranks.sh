@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# two_ranks.sh PROG [--no-agreement]: two processes of PROG, one GPU each, launched the way
+# torchrun does (RANK, WORLD_SIZE, LOCAL_RANK, a file rendezvous). Rank 1 gets random timing noise
+# (RB_NCCL_TEST_NOISE_US), so its stopping rule alone would take a different number of samples and
+# the collectives would lose their partners. Passes when both ranks exit 0 within the time limit,
+# report the same sample count for each of the 6 rows, and rank 1 wrote no JSON and no table.
+# --no-agreement is the control: the agreement switched off (RB_NCCL_UNSAFE_NO_AGREEMENT), the
+# same run must go wrong (a rank fails or is cut off, or the counts differ) after both ranks had
+# started measuring; it passes when it does. Exit 77 (skipped) without two GPUs or the rows.
+set -uo pipefail
+prog=$1
+extra=()
+[[ ${2:-} == --no-agreement ]] && extra=(env RB_NCCL_UNSAFE_NO_AGREEMENT=1)
+if ! "$prog" --list_backends --gpus=2 2>&1 | grep -Eq '^nccl/onepass .* available$'; then
+  echo "skipped: nccl/onepass is not available with --gpus=2 here"
+  exit 77
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+args=(--benchmark_filter='^nccl/onepass/[0-9]' --sizes=4097,1000003,4194305 --dist=uniform
+      --precision=0.0001% --min_samples=5 --max_time=0.05 --rendezvous="file:$dir/id")
+for r in 0 1; do
+  RANK=$r WORLD_SIZE=2 LOCAL_RANK=$r RB_NCCL_TIMEOUT=40 RB_NCCL_TEST_NOISE_US=1:300 \
+    timeout 90 "${extra[@]}" "$prog" "${args[@]}" --benchmark_out="$dir/rank$r.json" \
+    >"$dir/out$r" 2>"$dir/err$r" &
+  pids[r]=$!
+done
+failed=0
+for r in 0 1; do
+  wait "${pids[r]}"
+  rc=$?
+  echo "rank $r: exit status $rc"
+  [[ $rc -eq 0 ]] || failed=1
+done
+cat "$dir/err0" "$dir/err1"
+grep -o 'nccl/[^:]*: [0-9]* samples' "$dir/err0" >"$dir/s0"
+grep -o 'nccl/[^:]*: [0-9]* samples' "$dir/err1" >"$dir/s1"
+diff "$dir/s0" "$dir/s1" >/dev/null || failed=1
+if [[ -n ${extra[*]} ]]; then
+  # The control: it must have started measuring (a usage error fails too, for the wrong reason).
+  [[ -s $dir/s0 || -s $dir/s1 ]] || { echo "FAIL: the control never measured a row"; exit 1; }
+  ((failed)) && { echo "ok: without the agreement the ranks diverged"; exit 0; }
+  echo "FAIL: without the agreement the ranks still agreed: the test cannot see a divergence"
+  exit 1
+fi
+status=$failed
+((failed)) && echo "FAIL: a rank failed, or the ranks' sample counts differ"
+[[ $(wc -l <"$dir/s0") -eq 6 ]] || { echo "FAIL: expected 6 rows per rank"; status=1; }
+[[ -s $dir/rank0.json ]] || { echo "FAIL: rank 0 wrote no JSON"; status=1; }
+[[ ! -e $dir/rank1.json ]] || { echo "FAIL: rank 1 wrote JSON"; status=1; }
+[[ ! -s $dir/out1 ]] || { echo "FAIL: rank 1 printed a console table"; status=1; }
+exit $status
