@@ -7,18 +7,19 @@
 
 namespace rb::bench::gpu {
 
-std::optional<DeviceInfo> probe_device(std::string& why_not) {
+std::optional<DeviceInfo> probe_device(std::string& why_not, int ordinal) {
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
     why_not = std::string("no usable CUDA device (") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e) + ")";
     (void)cudaGetLastError();  // clear it: later code must not trip over it
     return std::nullopt;
   }
-  if (count == 0) {
-    why_not = "no CUDA device";
+  if (count <= ordinal) {
+    why_not = count == 0 ? "no CUDA device" : "no CUDA device " + std::to_string(ordinal) + " (" + std::to_string(count) + " visible)";
     return std::nullopt;
   }
   DeviceInfo d;
+  d.ordinal = ordinal;
   RB_CUDA_CHECK(cudaSetDevice(d.ordinal));
   cudaDeviceProp prop{};
   RB_CUDA_CHECK(cudaGetDeviceProperties(&prop, d.ordinal));

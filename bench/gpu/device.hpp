@@ -22,10 +22,10 @@ struct DeviceInfo {
   int driver_version = 0, runtime_version = 0;
 };
 
-// The device to benchmark (CUDA device 0, i.e. the first of CUDA_VISIBLE_DEVICES), or nullopt
+// The device to benchmark (by default CUDA device 0, i.e. the first of CUDA_VISIBLE_DEVICES), or nullopt
 // with the reason in `why_not`. Any error from cudaGetDeviceCount means "no GPU": without a
 // driver it returns cudaErrorInsufficientDriver, not success with zero devices.
-std::optional<DeviceInfo> probe_device(std::string& why_not);
+std::optional<DeviceInfo> probe_device(std::string& why_not, int ordinal = 0);
 
 // Current clocks through NVML, opened with dlopen so the binary runs where libnvidia-ml is
 // absent; -1 when unavailable.

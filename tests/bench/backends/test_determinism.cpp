@@ -1,7 +1,7 @@
 // Every registered row that promises run_to_run or gpu_to_gpu (bench/determinism.hpp) returns the
 // same bits from repeated calls on the same data: odd sizes from 1 to beyond 2^31, uniform random
 // floats (an integer input would add exactly in any order and could not tell), the GPU rows with
-// the L2 flushed between calls. Rows that promise nothing are called too, and whether their bits
+// the L2 flushed between calls; gpu_to_gpu rows also on a second GPU where one is visible. Rows that promise nothing are called too, and whether their bits
 // moved is printed: a finding, not a failure. The check itself must fail on a row whose order of
 // additions changes from call to call (Repeat.*).
 #include <gtest/gtest.h>
@@ -143,6 +143,43 @@ TEST(Determinism, GpuRowsKeepTheirPromise) {
   EXPECT_GT(checked, 0);
   std::printf("[ checked  ] %d (GPU row, n) pairs on %s, sizes up to %lld\n", checked, info->name.c_str(),
               static_cast<long long>(o.sizes.back()));
+}
+
+// gpu_to_gpu rows on two devices: the same bits from each (the same data is generated on both).
+TEST(Determinism, GpuToGpuRowsAgreeAcrossGpus) {
+  RB_REQUIRE_GPU();
+  std::vector<gpu::GpuBackendDef> rows;
+  for (const auto& def : gpu::registered_gpu_backends()) {
+    if (def.determinism == Determinism::gpu_to_gpu && def.unavailable.empty()) rows.push_back(def);
+  }
+  if (rows.empty()) GTEST_SKIP() << "no available row promises gpu_to_gpu in this build (CUB's need CCCL >= 3.2)";
+  std::string why_not;
+  if (!gpu::probe_device(why_not, 1)) GTEST_SKIP() << "needs a second GPU: " << why_not;
+  std::vector<std::vector<double>> sums(2);
+  std::vector<std::int64_t> ns;
+  for (int device = 0; device < 2; ++device) {
+    const auto info = gpu::probe_device(why_not, device);
+    ASSERT_TRUE(info) << why_not;
+    Options o = rb::test::small_options(sizes(info->total_bytes));
+    ns = o.sizes;
+    Session session(o);
+    session.select_sizes(o.sizes);
+    gpu::GpuSession g(session, *info);
+    for (const auto n : o.sizes) {
+      const float* x = g.input(n);
+      for (const auto& def : rows) {
+        auto backend = def.make(gpu::GpuProblem{x, n, g.stream(), g.scratch(), g.slot(), info->sm_count});
+        backend->enqueue(g.stream());
+        sums[device].push_back(backend->result());
+      }
+    }
+  }
+  ASSERT_EQ(sums[0].size(), sums[1].size());
+  for (std::size_t i = 0; i < sums[0].size(); ++i) {
+    EXPECT_EQ(bits(sums[0][i]), bits(sums[1][i])) << rows[i % rows.size()].name << " at n = " << ns[i / rows.size()]
+                                                  << ": GPU 0 gave " << sums[0][i] << ", GPU 1 " << sums[1][i];
+  }
+  std::printf("[ checked  ] %zu (row, n) pairs on GPUs 0 and 1\n", sums[0].size());
 }
 #endif
 
