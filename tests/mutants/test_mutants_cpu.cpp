@@ -7,10 +7,10 @@
 
 #include "bench/backends/cpu_runtime.hpp"
 #include "bench/cpu/runner.hpp"
-#include "kernels/cpu/accumulate.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/unrolled.hpp"
 #include "tests/mutants/mutation.hpp"
+#include "tests/support/changes_order.hpp"
 
 namespace {
 
@@ -63,27 +63,12 @@ TEST(Mutants, CpuBugsAreCaught) {
                           {"control/unrolled8_f32", "control/unrolled8_f64"}, "hot");
 }
 
-// The first call on an object adds 8 lanes, every later one a single chain: the same sum, other
-// bits. Exact and within its bound every time; only the promise can catch it.
-class ChangesOrder final : public CpuBackend {
- public:
-  explicit ChangesOrder(const CpuProblem& p) : p_(p) {}
-  double run() override {
-    return calls_++ == 0 ? rb::cpu::unrolled8_f32(p_.data, p_.n) : rb::cpu::accumulate_f32(p_.data, p_.n);
-  }
-  Structure structure() const override { return lanes(Accumulator::f32, 1)(p_.n); }
-
- private:
-  CpuProblem p_;
-  int calls_ = 0;
-};
-
 TEST(Mutants, BrokenDeterminismPromiseIsCaught) {
   const std::int64_t n = (std::int64_t{1} << 20) + 1;
   Session session(rb::test::small_options({n}));
   const auto entries = bind_cpu_backends(session, {
-      cpu_backend<ChangesOrder>("mutant/changes_order"),
-      promising(Determinism::not_guaranteed, cpu_backend<ChangesOrder>("control/changes_order_no_promise")),
+      cpu_backend<rb::test::ChangesOrder>("mutant/changes_order"),
+      promising(Determinism::not_guaranteed, cpu_backend<rb::test::ChangesOrder>("control/changes_order_no_promise")),
   });
   ASSERT_EQ(rb::test::run_in_process(session, entries), 2u);
   const std::string tail = "/" + std::to_string(n) + "/hot";

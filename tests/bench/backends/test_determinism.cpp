@@ -16,8 +16,7 @@
 #include "bench/cpu/backend.hpp"
 #include "bench/input.hpp"
 #include "bench/session.hpp"
-#include "kernels/cpu/accumulate.hpp"
-#include "kernels/cpu/unrolled.hpp"
+#include "tests/support/changes_order.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 #if RB_TEST_HAVE_CUDA
@@ -70,27 +69,12 @@ std::vector<std::int64_t> sizes(std::int64_t free_bytes) {
   return out;
 }
 
-// A row whose order of additions changes from call to call: the first call adds 8 lanes, every
-// later one a single chain. Promising run_to_run, it must be caught.
-class ChangesOrder final : public CpuBackend {
- public:
-  explicit ChangesOrder(const CpuProblem& p) : p_(p) {}
-  double run() override {
-    return calls_++ == 0 ? rb::cpu::unrolled8_f32(p_.data, p_.n) : rb::cpu::accumulate_f32(p_.data, p_.n);
-  }
-  Structure structure() const override { return lanes(Accumulator::f32, 1)(p_.n); }
-
- private:
-  CpuProblem p_;
-  int calls_ = 0;
-};
-
 TEST(Repeat, TheCheckCatchesAnOrderThatChanges) {
   const std::int64_t n = 1'000'003;
   Options o = rb::test::small_options({n});
   Session session(o);
   session.select_sizes({n});
-  auto backend = cpu_backend<ChangesOrder>("t/changes_order").make({session.host_data(n), n});
+  auto backend = cpu_backend<rb::test::ChangesOrder>("t/changes_order").make({session.host_data(n), n});
   double first = 0, other = 0;
   EXPECT_FALSE(repeatable([&] { return backend->run(); }, first, other));
   EXPECT_NE(bits(first), bits(other));
