@@ -24,6 +24,21 @@ struct Registration {
   const char* where;  // file:line of the RB_REGISTER_BACKEND
 };
 
+// The registrations of one kind of definition, kept until the backends are bound: a function-local
+// static, because registrars in other files run during static initialisation, in an order no
+// file controls.
+template <class Def>
+std::vector<Registration<Def>>& registrations() {
+  static std::vector<Registration<Def>> r;
+  return r;
+}
+
+template <class Def>
+bool add_registration(std::function<std::vector<Def>()> make, const char* where) {
+  registrations<Def>().push_back({std::move(make), where});
+  return true;
+}
+
 // Evaluates the registrations and orders them by the name of each one's first backend, keeping
 // the order within one registration: link order (the order of static initialisation) never shows.
 // A name registered twice throws, naming both places.

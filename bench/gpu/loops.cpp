@@ -2,20 +2,13 @@
 #include "bench/gpu/loops.hpp"
 
 namespace rb::bench::gpu {
-namespace {
-
-std::vector<::rb::bench::detail::Registration<GpuLoopDef>>& registrations() {
-  static std::vector<::rb::bench::detail::Registration<GpuLoopDef>> r;
-  return r;
-}
-
-}  // namespace
 
 bool register_backends(std::function<std::vector<GpuLoopDef>()> make, const char* where) {
-  registrations().push_back({std::move(make), where});
-  return true;
+  return ::rb::bench::detail::add_registration(std::move(make), where);
 }
 
-std::vector<GpuLoopDef> registered_gpu_loops() { return ::rb::bench::detail::evaluate(registrations()); }
+std::vector<GpuLoopDef> registered_gpu_loops() {
+  return ::rb::bench::detail::evaluate(::rb::bench::detail::registrations<GpuLoopDef>());
+}
 
 }  // namespace rb::bench::gpu

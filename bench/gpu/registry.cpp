@@ -1,26 +1,15 @@
 // The GPU registrations (RB_REGISTER_BACKEND with a gpu::GpuBackendDef), kept from static
-// initialisation until the backends are bound.
-#include <vector>
-
+// initialisation until the backends are bound (bench/registration.hpp).
 #include "bench/gpu/backend.hpp"
 
 namespace rb::bench::gpu {
-namespace {
-
-// A function-local static: registrars in other files run during static initialisation, in an
-// order this file does not control.
-std::vector<::rb::bench::detail::Registration<GpuBackendDef>>& registrations() {
-  static std::vector<::rb::bench::detail::Registration<GpuBackendDef>> r;
-  return r;
-}
-
-}  // namespace
 
 bool register_backends(std::function<std::vector<GpuBackendDef>()> make, const char* where) {
-  registrations().push_back({std::move(make), where});
-  return true;
+  return ::rb::bench::detail::add_registration(std::move(make), where);
 }
 
-std::vector<GpuBackendDef> registered_gpu_backends() { return ::rb::bench::detail::evaluate(registrations()); }
+std::vector<GpuBackendDef> registered_gpu_backends() {
+  return ::rb::bench::detail::evaluate(::rb::bench::detail::registrations<GpuBackendDef>());
+}
 
 }  // namespace rb::bench::gpu
