@@ -66,12 +66,12 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
                               "(counter repeatable), a failure where the backend promises run_to_run or gpu_to_gpu");
   benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
   const StopRule& r = session.options().rule;
-  char rule[256];
+  char rule[512];
   std::snprintf(rule, sizeof rule,
                 "until the 95%% CI of the median (order statistics) or of the mean (Student t) is within +-%g%%, at least %lld and at most %lld samples, "
-                "at most %g s per benchmark; real_time = mean of the samples",
+                "at most %g s per benchmark unless the target is projected within %g s; real_time = mean of the samples",
                 100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples),
-                r.max_seconds);
+                r.max_seconds, r.timeout_seconds);
   std::string sampling = session.options().user_min_time
                              ? "Google Benchmark's --benchmark_min_time rule, one sample per iteration"
                              : rule;

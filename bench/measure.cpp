@@ -2,41 +2,114 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <vector>
 
 namespace rb::bench {
+namespace {
 
-Timing measure(benchmark::State& state, const StopRule& rule, bool gb_rule, const std::function<double()>& sample,
+class SampleLog {
+ public:
+  static SampleLog& get() {
+    static SampleLog log;
+    return log;
+  }
+  bool on() const { return out_.is_open(); }
+  void write(const std::string& name, const std::vector<double>& seconds, const std::vector<double>& at) {
+    const int run = runs_[name]++;
+    for (std::size_t i = 0; i < seconds.size(); ++i) {
+      out_ << name << ',' << run << ',' << i << ',' << static_cast<long long>(seconds[i] * 1e9 + 0.5) << ','
+           << static_cast<long long>(at[i] * 1e9 + 0.5) << '\n';
+    }
+    out_.flush();
+  }
+
+ private:
+  SampleLog() {
+    const char* path = std::getenv("RB_SAMPLES");
+    if (!path) return;
+    out_.open(path, std::ios::app);
+    if (!out_) std::cerr << "reduce_bench: RB_SAMPLES: cannot write " << path << "; no samples recorded\n";
+  }
+  std::ofstream out_;
+  std::map<std::string, int> runs_;
+};
+
+}  // namespace
+
+Sampling sampling_for(const Options& options, const Case& c) {
+  return {options.rule, options.user_min_time || c.min_time > 0, c.name()};
+}
+
+Timing measure(benchmark::State& state, const Sampling& how, const std::function<double()>& sample,
                const Agree& agree) {
-  Sampler all(rule);
+  Sampler all(how.rule);
   Timing t;
+  SampleLog& log = SampleLog::get();
+  std::vector<double> logged, at;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto since = [](std::chrono::steady_clock::time_point from) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
+  };
+  const auto keep = [&](double dt) {
+    all.add(dt);
+    if (!log.on()) return;
+    logged.push_back(dt);
+    at.push_back(since(t0));
+  };
   for (auto _ : state) {
-    if (gb_rule) {
+    if (how.gb_rule) {
       double dt = sample();
       if (agree) {
         double wall = 0;
         agree(dt, wall);
       }
-      all.add(dt);
+      keep(dt);
       state.SetIterationTime(dt);
       t.seconds += dt;
       continue;
     }
-    Sampler run(rule);
-    const auto t0 = std::chrono::steady_clock::now();
+    Sampler run(how.rule);
+    const auto start = std::chrono::steady_clock::now();
     double wall = 0;
     do {
       double dt = sample();
-      wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      wall = since(start);
       if (agree) agree(dt, wall);
       run.add(dt);
-      all.add(dt);
+      keep(dt);
     } while (!run.done(wall));
     const double mean = std::max(kOneIteration, run.sum() / static_cast<double>(run.count()));
     state.SetIterationTime(mean);
     t.seconds += mean;
   }
   t.stats = all.stats();
+  if (log.on()) log.write(how.name, logged, at);
   return t;
+}
+
+std::int64_t warm_up(const std::function<double()>& call, double max_seconds) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto since_start = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  std::int64_t calls = 0;
+  double best = 0;
+  std::vector<double> block;
+  for (;;) {
+    block.clear();
+    const double block_start = since_start();
+    while (block.size() < 2 || since_start() - block_start < kWarmBlock) {
+      block.push_back(call());
+      ++calls;
+      if (since_start() >= max_seconds) return calls;
+    }
+    std::nth_element(block.begin(), block.begin() + static_cast<std::ptrdiff_t>(block.size() / 2), block.end());
+    const double median = block[block.size() / 2];
+    if (best > 0 && median >= best * (1 - kWarmTolerance)) return calls;
+    best = best > 0 ? std::min(best, median) : median;
+  }
 }
 
 void report_stats(benchmark::State& state, const SampleStats& s) {

@@ -4,8 +4,10 @@
 #include <benchmark/benchmark.h>
 
 #include <functional>
+#include <string>
 
 #include "bench/sampling.hpp"
+#include "bench/session.hpp"
 
 namespace rb::bench {
 
@@ -30,11 +32,35 @@ struct Timing {
 // every rank, so that every rank's rule takes the same decisions and the collectives stay paired.
 using Agree = std::function<void(double& sample_seconds, double& wall_seconds)>;
 
-// `sample()` runs one timed call and returns its seconds. With `gb_rule` false the samples follow
-// `rule` and each Google Benchmark iteration's time is their mean, so real_time stays a mean over
-// every sample; with it true each iteration is one sample.
-Timing measure(benchmark::State& state, const StopRule& rule, bool gb_rule, const std::function<double()>& sample,
+// How one benchmark is sampled.
+struct Sampling {
+  StopRule rule;
+  bool gb_rule = false;  // --benchmark_min_time given, or a --compare_min_time twin
+  std::string name;      // the case's, for RB_SAMPLES
+};
+Sampling sampling_for(const Options& options, const Case& c);
+
+// `sample()` runs one timed call and returns its seconds. Without gb_rule the samples follow the
+// rule and each Google Benchmark iteration's time is their mean, so real_time stays a mean over
+// every sample; with it each iteration is one sample.
+//
+// RB_SAMPLES=FILE (a diagnostic) appends every sample as "name,run,index,ns,at_ns": at_ns is when
+// it ended, from the start of its run, and `run` counts the runs of that name in this process
+// (Google Benchmark's probes, then repetitions), so a mode that flips between runs or a slow
+// start can be looked at.
+Timing measure(benchmark::State& state, const Sampling& how, const std::function<double()>& sample,
                const Agree& agree = {});
+
+// The CPU rows' warm-up: `call()` runs one untimed-for-the-record call and returns its seconds.
+// Calls go in blocks of at least kWarmBlock of wall time and two calls; the warm-up ends at the
+// first block whose median is no more than kWarmTolerance below the fastest earlier block's (the
+// calls have stopped getting faster), or after max_seconds, or after one call when a call takes
+// max_seconds or more. Returns the calls made. Why: on the hosts measured, a CPU row's first
+// 10-100 ms run up to 2x slower than what follows (caches filling, cores clocking up), and one
+// warm-up call left that inside the samples (results/h200/checks/stopping_rule/README.md).
+inline constexpr double kWarmBlock = 0.005;
+inline constexpr double kWarmTolerance = 0.01;
+std::int64_t warm_up(const std::function<double()>& call, double max_seconds);
 
 // The per-benchmark statistics as counters: samples, median_us, p10_us, p90_us, min_us,
 // precision (relative half-width of the median's 95% CI) and target_met (1 or 0).

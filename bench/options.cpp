@@ -144,6 +144,12 @@ Options parse_options(int& argc, char** argv) {
     } else if (take(arg, "--max_time", value)) {
       o.rule.max_seconds = parse_seconds("--max_time", value);
       rule_given = "--max_time";
+    } else if (take(arg, "--timeout", value)) {
+      o.rule.timeout_seconds = parse_seconds("--timeout", value);
+      rule_given = "--timeout";
+    } else if (take(arg, "--warmup", value)) {
+      o.rule.warmup_seconds = parse_seconds("--warmup", value);
+      rule_given = "--warmup";
     } else if (take(arg, "--gpus", value)) {
       o.gpus = value == "all" ? 0 : static_cast<int>(std::min<std::int64_t>(parse_count("--gpus", value), 1 << 20));
     } else if (take(arg, "--rendezvous", value)) {
@@ -202,8 +208,13 @@ reduce_bench flags:
                      median or of its mean is within +-P of it: 0.005 or 0.5% (default 0.5%)
   --min_samples=N    samples before the precision may stop it (default 10)
   --max_samples=N    samples after which it stops regardless (default 100000)
-  --max_time=T       wall time after which it stops regardless, at least one sample taken:
-                     0.2, 0.2s or 200ms (default 0.2s)
+  --max_time=T       wall time after which it stops unless the target is in reach, at least
+                     one sample taken: 0.2, 0.2s or 200ms (default 0.2s)
+  --timeout=T        in reach: the samples the target is projected to need end within T of
+                     wall time; T also caps every benchmark's sampling (default 1s; a T at or
+                     below --max_time makes --max_time a hard cap)
+  --warmup=T         CPU rows: untimed calls before the samples until the time per call stops
+                     falling, at most T (default 0.1s); GPU rows take one warm-up launch
                      With --benchmark_min_time, Google Benchmark's own rule decides instead.
   --compare_min_time=T  run every benchmark twice in this process: by the stopping rule, and
                      by Google Benchmark's rule with min time T (named .../min_time:T), to

@@ -17,7 +17,7 @@ void for_each_case(const std::vector<BackendEntry>& entries, const Options& opti
   for (const auto& e : entries) {
     if (!e.unavailable.empty()) continue;
     for (const auto n : options.sizes) {
-      if (!options.sizes_given && n > e.default_max_n) continue;
+      if (!options.sizes_given && e.default_size && !e.default_size(n)) continue;
       for (const auto mode : e.modes) f(e, Case{e.name, n, mode});
     }
   }

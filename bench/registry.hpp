@@ -25,7 +25,8 @@ struct BackendEntry {
   std::string name;                 // e.g. "cub", "cpu/accumulate_f32"
   std::string unavailable;          // why it cannot run here; empty when it can
   std::vector<Mode> modes;          // which of cold/hot it is registered for
-  std::int64_t default_max_n = kMaxSize;  // the largest default size it runs (--sizes lifts it)
+  // Which default sizes it runs (--sizes runs any); empty: all of them.
+  std::function<bool(std::int64_t)> default_size;
   Determinism determinism = Determinism::run_to_run;  // what its sums promise, checked every run
   std::function<void(benchmark::State&, const Case&)> run;
 };
@@ -37,7 +38,7 @@ std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu
 
 // The cases of the available entries whose names pass the filter (Google Benchmark's syntax:
 // a regex, "all", or a leading '-' to negate), in registration order: every size of
-// options.sizes, or, when those are the defaults, the ones up to each entry's default_max_n.
+// options.sizes, or, when those are the defaults, the ones each entry's default_size keeps.
 std::vector<Case> select_cases(const std::vector<BackendEntry>& entries, const Options& options,
                                const std::string& filter);
 

@@ -66,13 +66,37 @@ double Sampler::median_precision() const {
   return median > 0 ? (hi - lo) / 2 / median : std::numeric_limits<double>::infinity();
 }
 
+double Sampler::projected_samples() const {
+  const auto k = count();
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (k < 3 || mean_ <= 0) return inf;
+  const double cv = std::sqrt(std::max(0.0, m2_) / static_cast<double>(k - 1)) / mean_;
+  // t(0.975, k'-1) shrinks as k' grows: iterate k' = (t(k'-1) cv / target)^2 from t at k - 1.
+  double by_mean = static_cast<double>(k);
+  for (int i = 0; i < 8; ++i) {
+    const double t = student_t975(static_cast<std::int64_t>(std::ceil(by_mean)) - 1);
+    const double next = std::max(static_cast<double>(k), std::ceil(std::pow(t * cv / rule_.target, 2)));
+    if (next == by_mean) break;
+    by_mean = next;
+  }
+  const double p = median_precision();
+  const double by_median = std::isfinite(p) ? std::ceil(static_cast<double>(k) * std::pow(p / rule_.target, 2)) : inf;
+  return std::max({std::min(by_mean, by_median), static_cast<double>(k), static_cast<double>(rule_.min_samples)});
+}
+
 bool Sampler::done(double wall_seconds) {
   const auto k = count();
   if (k < 1) return false;
-  if (k >= rule_.max_samples || wall_seconds >= rule_.max_seconds) return true;
-  if (k < rule_.min_samples || k < next_check_) return false;
+  if (k >= rule_.max_samples || wall_seconds >= std::max(rule_.max_seconds, rule_.timeout_seconds)) return true;
+  const bool past_max_time = wall_seconds >= rule_.max_seconds;
+  if (k < next_check_ || (k < rule_.min_samples && !past_max_time)) return false;
   next_check_ = k < 64 ? k + 1 : k + k / 16;
-  return precision() <= rule_.target;
+  if (k >= rule_.min_samples && precision() <= rule_.target) return true;
+  if (!past_max_time) return false;
+  // In reach: the projected samples end within the timeout. Below 3 samples there is no spread
+  // to project from: a third sample is taken when three would fit.
+  const double need = k < 3 ? 3.0 : projected_samples();
+  return need * wall_seconds / static_cast<double>(k) > rule_.timeout_seconds;
 }
 
 double quantile(std::vector<double>& v, double q) {

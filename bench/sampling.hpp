@@ -13,9 +13,12 @@
 //      interval but barely move the median's; two modes of equal weight (a CPU switching between
 //      two speeds) do the opposite. Either central value known to +-target is enough;
 //   2. max_samples samples;
-//   3. max_seconds of wall time spent sampling (at least one sample is always taken).
-// A benchmark stopped by 2 or 3 reports the precision it reached and target_met = 0. The rule is
-// evaluated after every sample up to 64 and then whenever the count has grown by 1/16.
+//   3. max_seconds of wall time spent sampling (at least one sample is always taken), unless the
+//      target is in reach: a benchmark past max_seconds goes on while the samples it is projected
+//      to need, at the time per sample so far, end within timeout_seconds (projected_samples);
+//   4. timeout_seconds of wall time spent sampling.
+// A benchmark stopped by 2, 3 or 4 reports the precision it reached and target_met = 0. The rule
+// is evaluated after every sample up to 64 and then whenever the count has grown by 1/16.
 #include <cstdint>
 #include <vector>
 
@@ -25,7 +28,9 @@ struct StopRule {
   double target = 0.005;           // relative half-width of a 95% CI (of the median or the mean)
   std::int64_t min_samples = 10;
   std::int64_t max_samples = 100'000;
-  double max_seconds = 0.2;        // wall time per benchmark spent sampling
+  double max_seconds = 0.2;        // wall time per benchmark spent sampling, unless in reach
+  double timeout_seconds = 1.0;    // wall time per benchmark spent sampling, in any case
+  double warmup_seconds = 0.1;     // CPU rows: the warm-up's cap (bench/measure.hpp: warm_up)
 };
 
 // What the JSON reports per benchmark (times in seconds).
@@ -53,6 +58,11 @@ class Sampler {
   double precision() const;
   double median_precision() const;  // +inf below 6 samples
   double mean_precision() const;    // +inf below 2 samples
+  // The samples the target is projected to need, from the spread so far: the smaller of the
+  // mean's count (the least k' with t(0.975, k'-1) s / sqrt(k') / mean <= target) and the
+  // median's (k (precision / target)^2: its interval narrows as 1 / sqrt(k)). Never below
+  // min_samples or count(); +inf below 3 samples.
+  double projected_samples() const;
   std::int64_t count() const noexcept { return static_cast<std::int64_t>(samples_.size()); }
   double sum() const noexcept { return sum_; }
   SampleStats stats() const;

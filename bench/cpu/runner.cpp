@@ -4,6 +4,7 @@
 // past the LLC size hot and cold are the same measurement.
 #include "bench/cpu/runner.hpp"
 
+#include <bit>
 #include <chrono>
 #include <optional>
 
@@ -32,15 +33,21 @@ void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef
     // like a warm-up would. After a call that long, a warm-up on the data would cost as much as a
     // sample, and one cache-cold first sample moves no median.
     session.exact_check(c, exact_input);
-    const bool warm = exact_call >= kWarmByExactCheck;
     auto backend = def.make(problem);
-    // The determinism check compares an earlier call's sum with the last one's: the warm-up's, or
-    // without a warm-up the first sample's.
+    // The determinism check compares an earlier call's sum with the last one's: the warm-up's
+    // first, or without a warm-up the first sample's.
     std::optional<double> first;
-    if (!warm) first = backend->run();  // warm-up: first touch, thread start-up, caches
+    if (exact_call < kWarmByExactCheck) {
+      warm_up([&] {
+        const auto t0 = std::chrono::steady_clock::now();
+        const double r = backend->run();
+        if (!first) first = r;
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      }, session.options().rule.warmup_seconds);
+    }
     double result = 0;
     bool sampled = false;
-    const Timing timing = measure(state, session.options().rule, session.options().user_min_time || c.min_time > 0, [&] {
+    const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
       const auto t0 = std::chrono::steady_clock::now();
       const double r = backend->run();
       const auto t1 = std::chrono::steady_clock::now();
@@ -62,6 +69,12 @@ void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef
 
 }  // namespace
 
+bool cpu_default_size(std::int64_t n) noexcept {
+  if (n <= kCpuDenseMaxN) return true;
+  const bool even_power = (n & (n - 1)) == 0 && std::countr_zero(static_cast<std::uint64_t>(n)) % 2 == 0;
+  return even_power && n <= kCpuDefaultMaxN;
+}
+
 std::vector<BackendEntry> bind_cpu_backends(Session& session, std::vector<CpuBackendDef> defs) {
   std::vector<BackendEntry> out;
   for (auto& def : defs) {
@@ -69,7 +82,7 @@ std::vector<BackendEntry> bind_cpu_backends(Session& session, std::vector<CpuBac
     e.name = def.name;
     e.unavailable = def.unavailable;
     e.modes = {Mode::hot};
-    e.default_max_n = kCpuDefaultMaxN;
+    e.default_size = cpu_default_size;
     e.determinism = def.determinism;
     e.run = [&session, def](benchmark::State& s, const Case& c) { run_cpu_case(s, session, def, c); };
     out.push_back(std::move(e));

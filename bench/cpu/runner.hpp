@@ -7,10 +7,16 @@
 
 namespace rb::bench {
 
-// The default sweep runs CPU backends up to 2^28 floats (1 GiB): past every last-level cache, so
-// the DRAM-bound regime is in it, while one call at 2^31 takes up to 3 s per backend (the 18 CPU
-// rows at 5e8..2^31 cost 33 s per call on the H200 host). --sizes runs them at any size.
+// The CPU rows' default sizes: every default size up to kCpuDenseMaxN, then every other power of
+// two up to kCpuDefaultMaxN (2^24, 2^26, 2^28). Up to 2^22 floats (16 MiB) the data leaves one
+// cache level after another and the curve bends; past it a CPU row costs milliseconds to a
+// quarter of a second per call and its curve is a plateau with one step, into DRAM, which a
+// factor of 4 still locates, so the sweep spends those rows' time on their precision instead
+// (docs/methodology.md). 2^28 (1 GiB) is past the largest last-level cache measured (300 MiB on
+// the H200 host); one call at 2^31 takes up to 3 s. --sizes runs any size on any backend.
+inline constexpr std::int64_t kCpuDenseMaxN = std::int64_t{1} << 22;
 inline constexpr std::int64_t kCpuDefaultMaxN = std::int64_t{1} << 28;
+bool cpu_default_size(std::int64_t n) noexcept;
 
 // Binds CPU backend definitions to the session: each entry runs the CPU measurement loop.
 std::vector<BackendEntry> bind_cpu_backends(Session& session, std::vector<CpuBackendDef> defs);

@@ -21,10 +21,6 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include pat
 #endif
 
 #include <chrono>
-#include <cstdlib>
-#include <fstream>
-#include <iostream>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -70,35 +66,6 @@ void release_loops() {
   for (const auto& f : loop_releases()) f();
 }
 
-// RB_SAMPLES=FILE (a diagnostic): every timed iteration appended as "name,run,iteration,ns", so
-// the distribution behind a mean can be looked at (a mode that flips between runs, a slow first
-// iteration). `run` counts the runs of that name in this process: probes, then repetitions.
-class SampleLog {
- public:
-  static SampleLog& get() {
-    static SampleLog log;
-    return log;
-  }
-  bool on() const { return out_.is_open(); }
-  void write(const std::string& name, const std::vector<double>& seconds) {
-    const int run = runs_[name]++;
-    for (std::size_t i = 0; i < seconds.size(); ++i) {
-      out_ << name << ',' << run << ',' << i << ',' << static_cast<long long>(seconds[i] * 1e9 + 0.5) << '\n';
-    }
-    out_.flush();
-  }
-
- private:
-  SampleLog() {
-    const char* path = std::getenv("RB_SAMPLES");
-    if (!path) return;
-    out_.open(path, std::ios::app);
-    if (!out_) std::cerr << "reduce_bench: RB_SAMPLES: cannot write " << path << "; no samples recorded\n";
-  }
-  std::ofstream out_;
-  std::map<std::string, int> runs_;
-};
-
 // The SM clock during a benchmark's samples, read through NVML after the first sample and then at
 // most every 10 ms (a read costs microseconds of host time, outside the events; none is taken
 // after the last sample, when an idle GPU may already have lowered its clock). A benchmark is flagged when the lowest clock
@@ -139,11 +106,9 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     const double first_result = backend->result();  // the determinism check's first call
     double host_seconds = 0;
     std::int64_t calls = 0;
-    SampleLog& log = SampleLog::get();
-    std::vector<double> samples;
     const bool blocking = backend->blocking();
     ClockWatch clock(g.info());
-    const Timing timing = measure(state, session.options().rule, session.options().user_min_time || c.min_time > 0, [&] {
+    const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
       if (c.mode == Mode::cold) g.enqueue_flush();
       g.slot().poison();
       if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -156,13 +121,11 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
       g.record_stop();
       const double dt = g.elapsed_seconds();
       clock.poll();
-      if (log.on()) samples.push_back(dt);
       return dt;
     });
     if (clock.lowest_mhz() > 0) state.counters["sm_mhz"] = clock.lowest_mhz();
     state.counters["throttled"] = clock.throttled() ? 1.0 : 0.0;
     if (blocking && calls > 0) state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(calls);
-    if (log.on()) log.write(c.name(), samples);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
     RB_CUDA_CHECK(cudaGetLastError());
     const double result = backend->result();

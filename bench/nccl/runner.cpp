@@ -242,7 +242,7 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     double last_local = 0;
     std::vector<double> local_times;
     const Timing timing = measure(
-        state, o.rule, o.user_min_time || c.min_time > 0,
+        state, sampling_for(o, c),
         [&] {
           const auto [total, local] = row.sample(locals);
           last_local = local;

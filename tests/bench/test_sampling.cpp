@@ -131,11 +131,73 @@ TEST(Sampling, CapsStopANoisyStreamAndReportTheMiss) {
   EXPECT_FALSE(s.stats().target_met);
   EXPECT_GT(s.stats().precision, 0.005);
 
-  Sampler timed(StopRule{});
-  timed.add(1.0);
-  EXPECT_FALSE(timed.done(0.1));
-  EXPECT_TRUE(timed.done(0.2));  // max_seconds, after one sample
+  const auto one_sample_after = [](double wall) {
+    Sampler timed(StopRule{});
+    timed.add(1.0);
+    return timed.done(wall);
+  };
+  EXPECT_FALSE(one_sample_after(0.1));
+  EXPECT_FALSE(one_sample_after(0.2));  // past max_seconds, but three samples of 0.2 s fit in the timeout
+  EXPECT_TRUE(one_sample_after(0.4));   // three of 0.4 s do not
   EXPECT_FALSE(Sampler(StopRule{}).done(1e9));  // never before the first sample
+
+  StopRule hard;
+  hard.timeout_seconds = hard.max_seconds;  // a timeout at max_time: max_time is a hard cap
+  Sampler capped(hard);
+  capped.add(1.0);
+  EXPECT_TRUE(capped.done(0.2));
+}
+
+// The projection, worked by hand. Ten samples alternating 1.00 and 1.02: mean 1.01, s = 0.010541,
+// cv = 0.010437. The mean's count: t(0.975, 19) cv / sqrt(20) = 2.093 * 0.010437 / 4.472 =
+// 0.00489 <= 0.005, and at 19 samples t(0.975, 18) cv / sqrt(19) = 0.00503 > 0.005: 20. The
+// median's: rank 2 of 10, [1.00, 1.02], precision 0.0099, 10 (0.0099 / 0.005)^2 -> 40. The
+// smaller: 20.
+TEST(Sampling, ProjectedSamplesWorkedByHand) {
+  Sampler s(StopRule{});
+  EXPECT_TRUE(std::isinf(s.projected_samples()));
+  for (int i = 0; i < 10; ++i) s.add(i % 2 ? 1.02 : 1.0);
+  EXPECT_EQ(s.projected_samples(), 20);
+  StopRule loose;
+  loose.target = 0.05;  // already met: never below the samples taken or min_samples
+  Sampler met(loose);
+  for (int i = 0; i < 12; ++i) met.add(i % 2 ? 1.02 : 1.0);
+  EXPECT_EQ(met.projected_samples(), 12);
+}
+
+// Past max_time the rule goes on only for a target in reach. Samples of 10 ms with 1.5% noise need
+// about (1.96 * 0.015 / 0.005)^2 = 35 samples, 0.35 s: the target is met past max_time and before
+// the timeout. With 10% noise they need about 1540 (15 s): the rule stops at max_time.
+TEST(Sampling, MaxTimeGivesWayToATargetInReach) {
+  const auto run = [](double noise, std::uint64_t seed) {
+    Sampler s(StopRule{});
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> jitter(0.0, noise);
+    while (!s.done(0.01 * static_cast<double>(s.count()))) s.add(0.01 * (1 + jitter(rng)));
+    return s;
+  };
+  int extended = 0;
+  for (std::uint64_t seed = 0; seed < 20; ++seed) {
+    const Sampler near = run(0.015, seed);
+    EXPECT_TRUE(near.stats().target_met) << seed;
+    if (near.count() > 20) ++extended;  // past max_time (20 samples of 10 ms)
+    EXPECT_LT(near.count(), 100) << seed;  // within the timeout
+    const Sampler far = run(0.10, seed);
+    EXPECT_FALSE(far.stats().target_met) << seed;
+    EXPECT_EQ(far.count(), 20) << seed;  // stopped at max_time
+  }
+  EXPECT_GE(extended, 10);  // most seeds had not met the target by max_time
+}
+
+// However the projection errs, the timeout ends the sampling.
+TEST(Sampling, TheTimeoutEndsEverySampling) {
+  StopRule rule;
+  rule.timeout_seconds = 0.5;
+  Sampler s(rule);
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> jitter(0.0, 0.012);  // projected about 0.4 s: in reach, then not met
+  while (!s.done(0.01 * static_cast<double>(s.count()))) s.add(0.01 * (1 + jitter(rng)));
+  EXPECT_LE(s.count(), 50);
 }
 
 }  // namespace

@@ -80,19 +80,30 @@ TEST(CpuRunner, SizesBeyondTheInputFileAreSkipped) {
 
 namespace {
 
-// The default sweep stops CPU rows at kCpuDefaultMaxN; named sizes run at any n.
-TEST(CpuRunner, DefaultSizesStopAt2Pow28NamedSizesDoNot) {
+// The default sweep gives CPU rows every default size up to 2^22, then 2^24, 2^26 and 2^28;
+// named sizes run at any n.
+TEST(CpuRunner, DefaultSizesThinPast2Pow22NamedSizesDoNot) {
   Options defaults;
   defaults.sizes = rb::default_sizes();
   Session session(defaults);
   const auto entries = bind_cpu_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
-  std::int64_t largest = 0;
-  for (const auto& c : select_cases(entries, defaults, "")) largest = std::max(largest, c.n);
-  EXPECT_EQ(largest, kCpuDefaultMaxN);
+  std::vector<std::int64_t> large;
+  std::size_t dense = 0;
+  for (const auto& c : select_cases(entries, defaults, "")) {
+    if (c.n > kCpuDenseMaxN) large.push_back(c.n);
+    else ++dense;
+  }
+  EXPECT_EQ(large, (std::vector<std::int64_t>{1 << 24, 1 << 26, 1 << 28}));
+  std::size_t default_dense = 0;
+  for (const auto n : rb::default_sizes()) default_dense += n <= kCpuDenseMaxN ? 1 : 0;
+  EXPECT_EQ(dense, default_dense);  // 1e4, 1e5, 1e6 and every power of two from 2^10
+  EXPECT_FALSE(cpu_default_size(10'000'000));
+  EXPECT_FALSE(cpu_default_size(std::int64_t{1} << 27));
+  EXPECT_FALSE(cpu_default_size(std::int64_t{1} << 30));
 
   Options named = defaults;
   named.sizes_given = true;
-  largest = 0;
+  std::int64_t largest = 0;
   for (const auto& c : select_cases(entries, named, "")) largest = std::max(largest, c.n);
   EXPECT_EQ(largest, std::int64_t{1} << 31);
 }
