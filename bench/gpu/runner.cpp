@@ -112,7 +112,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
       if (c.mode == Mode::cold) g.enqueue_flush();
       g.slot().poison();
       if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(stream));
-      else g.enqueue_spin();
+      else g.enqueue_spin(c.mode == Mode::cold);
       g.record_start();
       const auto t0 = std::chrono::steady_clock::now();
       backend->enqueue(stream);
@@ -221,9 +221,9 @@ void add_gpu_context() {
   add("cuda_runtime", version(d.runtime_version));
   add("l2_flush", "cold: read " + std::to_string(2 * d.l2_bytes) + " bytes (2x L2) " +
                       std::to_string(gpu::flush_passes()) + " times before each iteration");
-  add("launch_latency_hiding", std::to_string(gpu::spin_ns() / 1000) + "-" +
-                                   std::to_string((gpu::spin_ns() + gpu::kSpinDitherNs) / 1000) +
-                                   " us clock64 spin kernel queued before the start event");
+  const auto us = [](std::uint64_t ns) { return std::to_string(ns / 1000) + "-" + std::to_string((ns + gpu::kSpinDitherNs) / 1000); };
+  add("launch_latency_hiding", "a clock64 spin kernel queued before the start event: " + us(gpu::spin_ns()) +
+                                   " us hot, " + us(gpu::spin_ns(true)) + " us cold (behind the flush)");
 }
 
 void release_gpu() {

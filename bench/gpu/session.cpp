@@ -18,9 +18,9 @@ int flush_passes() {
   return p ? std::max(1, std::atoi(p)) : kFlushPasses;
 }
 
-std::uint64_t spin_ns() {
+std::uint64_t spin_ns(bool after_flush) {
   const char* us = std::getenv("RB_SPIN_US");
-  return us ? std::strtoull(us, nullptr, 10) * 1000 : kSpinNs;
+  return us ? std::strtoull(us, nullptr, 10) * 1000 : after_flush ? kSpinAfterFlushNs : kSpinNs;
 }
 
 GpuSession::GpuSession(Session& session, DeviceInfo info) : session_(session), info_(std::move(info)) {
@@ -104,9 +104,9 @@ void GpuSession::enqueue_flush() {
   }
 }
 
-void GpuSession::enqueue_spin() {
+void GpuSession::enqueue_spin(bool after_flush) {
   // 997 is coprime with 2000: consecutive spins cover the dither range evenly.
-  const std::uint64_t ns = spin_ns_ + (spins_++ * 997) % kSpinDitherNs;
+  const std::uint64_t ns = (after_flush ? spin_after_flush_ns_ : spin_ns_) + (spins_++ * 997) % kSpinDitherNs;
   const double cycles_per_ns = info_.sm_clock_khz * 1e-6;  // at the maximum clock: longer if lower
   gpu::enqueue_spin(stream_, static_cast<long long>(static_cast<double>(ns) * cycles_per_ns));
 }

@@ -14,15 +14,20 @@
 
 namespace rb::bench::gpu {
 
-// How long the queued spin kernel runs before each start event: comfortably longer than the host
-// takes to record an event and enqueue a few launches. Each spin adds a dither that walks through
-// [0, kSpinDitherNs) so start events sample every phase of the event clock's tick.
-// RB_SPIN_US in the environment overrides it (a diagnostic: does a longer head start change a
+// How long the queued spin kernel runs before each start event: longer than the host takes to
+// record an event and enqueue a backend's launches. A hot sample's spin starts on an idle GPU and
+// must cover all of that alone: at 20 µs, cub, cuda/shfl and triton/two_pass at 2^20 hot came out
+// 3% slower than at 60 µs, and cuda/onepass's hot samples split into modes 0.2 µs apart
+// (results/h200/checks/stopping_rule/spin.md). A cold sample queues the flush (tens of µs) in
+// front of its spin, which covers the host too: kSpinAfterFlushNs. Each spin adds a dither that
+// walks through [0, kSpinDitherNs) so start events sample every phase of the event clock's tick.
+// RB_SPIN_US in the environment overrides both (a diagnostic: does a longer head start change a
 // backend's time? then launch latency was leaking into it).
-inline constexpr std::uint64_t kSpinNs = 20'000;
+inline constexpr std::uint64_t kSpinNs = 60'000;
+inline constexpr std::uint64_t kSpinAfterFlushNs = 20'000;
 inline constexpr std::uint64_t kSpinDitherNs = 2'000;
-// kSpinNs, or RB_SPIN_US from the environment.
-std::uint64_t spin_ns();
+// kSpinNs (kSpinAfterFlushNs behind a flush), or RB_SPIN_US from the environment.
+std::uint64_t spin_ns(bool after_flush = false);
 // How many times each cold iteration reads the flush buffer (2x L2). One pass leaves the L2 in
 // one of two states that then persist for a whole run: CUB cold at 2^24 ran 21.2 or 22.1 µs per
 // run, alternating, cv 2.3% over 10 repetitions. A second pass makes every iteration's state
@@ -54,7 +59,7 @@ class GpuSession {
   const float* exact_input(std::int64_t n);
 
   void enqueue_flush();
-  void enqueue_spin();
+  void enqueue_spin(bool after_flush);
   void record_start();
   void record_stop();
   double elapsed_seconds();  // waits for the stop event
@@ -71,7 +76,7 @@ class GpuSession {
   std::int64_t capacity_ = -1;  // -1: not planned yet
   bool exact_ready_ = false;
   std::uint64_t spins_ = 0;
-  std::uint64_t spin_ns_ = gpu::spin_ns();
+  std::uint64_t spin_ns_ = gpu::spin_ns(), spin_after_flush_ns_ = gpu::spin_ns(true);
   int flush_passes_ = gpu::flush_passes();
   std::string limit_;           // why sizes above capacity_ cannot run
 };
