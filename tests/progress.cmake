@@ -1,7 +1,7 @@
 # cmake -DPROG=<reduce_bench> -P progress.cmake
 # The progress line: on a terminal (a pty from util-linux's `script`) stderr shows "[k/N] ...
 # elapsed" for each benchmark; piped, stderr has none of it.
-set(args --sizes=33,4097 --benchmark_filter=cpu/accumulate_f64 --max_time=20ms)
+set(args --sizes=33,4097 --benchmark_filter=cpu/accumulate_f64 --max_time=20ms --timeout=20ms)
 execute_process(COMMAND ${PROG} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "piped run: exit status ${rc}\n${out}${err}")

@@ -60,7 +60,8 @@ TEST(Options, BadValuesAreClearErrors) {
       {"--offset=65", "65"},        {"--offset=1.5", "1.5"},
       {"--precision=0", "0"},       {"--precision=1", "fraction"}, {"--precision=50", "50"},
       {"--precision=x%", "x%"},     {"--min_samples=0", "0"},      {"--max_samples=-3", "-3"},
-      {"--max_time=0", "positive time"}, {"--max_time=1h", "1h"}};
+      {"--max_time=0", "positive time"}, {"--max_time=1h", "1h"}, {"--timeout=0", "positive time"},
+      {"--warmup=-1s", "-1s"}};
   for (const auto& [arg, needle] : cases) {
     Argv a({arg});
     try {
@@ -81,12 +82,15 @@ TEST(Options, OffsetAndNormal) {
 }
 
 TEST(Options, StoppingRule) {
-  Argv a({"--precision=0.25%", "--min_samples=4", "--max_samples=50", "--max_time=150ms"});
+  Argv a({"--precision=0.25%", "--min_samples=4", "--max_samples=50", "--max_time=150ms", "--timeout=2s",
+          "--warmup=30ms"});
   const Options o = a.parse();
   EXPECT_DOUBLE_EQ(o.rule.target, 0.0025);
   EXPECT_EQ(o.rule.min_samples, 4);
   EXPECT_EQ(o.rule.max_samples, 50);
   EXPECT_DOUBLE_EQ(o.rule.max_seconds, 0.15);
+  EXPECT_DOUBLE_EQ(o.rule.timeout_seconds, 2.0);
+  EXPECT_DOUBLE_EQ(o.rule.warmup_seconds, 0.03);
   EXPECT_TRUE(a.rest().empty());
   EXPECT_DOUBLE_EQ(Argv({"--precision=0.01", "--max_time=2s"}).parse().rule.target, 0.01);
   EXPECT_DOUBLE_EQ(Argv({"--max_time=0.5"}).parse().rule.max_seconds, 0.5);
@@ -97,6 +101,7 @@ TEST(Options, StoppingRuleAndGoogleBenchmarksRuleExcludeEachOther) {
   EXPECT_THROW(a.parse(), UsageError);
   Argv b({"--min_samples=20", "--max_samples=10"});
   EXPECT_THROW(b.parse(), UsageError);
+  EXPECT_THROW(Argv({"--timeout=1s", "--benchmark_min_time=0.1s"}).parse(), UsageError);
 }
 
 TEST(Options, RepetitionsAndSizesGivenAreRecorded) {

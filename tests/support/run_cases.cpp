@@ -50,6 +50,8 @@ bench::Options small_options(std::vector<std::int64_t> sizes) {
   // A light rule: tests check results and plumbing, not precision.
   o.rule.min_samples = 3;
   o.rule.max_seconds = 0.02;
+  o.rule.timeout_seconds = 0.02;  // max_time as a hard cap
+  o.rule.warmup_seconds = 0.005;
   o.dist = bench::Dist::uniform;
   o.seed = 1234;
   return o;

@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 #include "bench/cpu/runner.hpp"
+#include "bench/measure.hpp"
 #include "common/sizes.hpp"
 #include "kernels/cpu/accumulate.hpp"
 #include "tests/support/data.hpp"
@@ -79,6 +82,39 @@ TEST(CpuRunner, SizesBeyondTheInputFileAreSkipped) {
 }  // namespace
 
 namespace {
+
+// A call that takes `busy` of wall time and reports `seconds(k)` for its k-th call.
+template <class F>
+std::int64_t warm_calls(double busy, F seconds, double cap = 0.1) {
+  std::int64_t k = 0;
+  return warm_up([&] {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(busy);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    return seconds(k++);
+  }, cap);
+}
+
+// The warm-up goes on while the calls get faster, block by block (at least kWarmBlock and two
+// calls each), and stops at the first block no faster than the best one before it.
+TEST(CpuRunner, WarmUpLastsWhileCallsGetFaster) {
+  // Flat: two blocks, then no gain. A block ends after 5 ms and two calls: of 0.5 ms calls it
+  // holds at most 11, and a preempted test thread makes it hold fewer.
+  const auto flat = warm_calls(5e-4, [](std::int64_t) { return 1e-3; });
+  EXPECT_GE(flat, 4);
+  EXPECT_LE(flat, 22);
+  // Twice as slow at first, decaying over tens of calls: more blocks than flat.
+  const auto decaying = warm_calls(5e-4, [](std::int64_t k) { return 1e-3 * (1 + std::exp(-k / 10.0)); });
+  EXPECT_GT(decaying, flat);
+  // Faster at every call: the cap, not the blocks, ends it.
+  const auto t0 = std::chrono::steady_clock::now();
+  warm_calls(5e-4, [](std::int64_t k) { return 1e-3 / static_cast<double>(1 + k); }, 0.02);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_GE(wall, 0.02);
+  EXPECT_LT(wall, 0.5);
+  // One call as long as the cap: nothing more.
+  EXPECT_EQ(warm_calls(0.02, [](std::int64_t) { return 0.02; }, 0.02), 1);
+}
 
 // The default sweep gives CPU rows every default size up to 2^22, then 2^24, 2^26 and 2^28;
 // named sizes run at any n.
