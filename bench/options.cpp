@@ -196,7 +196,7 @@ reduce_bench flags:
   --sizes=LIST       element counts, comma-separated: 1000, 1e6, 2^20, 4K/4M/4G (decimal),
                      4Ki/4Mi/4Gi (binary), A..B (A, 2A, 4A, ... <= B).
                      Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9; CPU backends
-                     stop at 2^28 unless --sizes is given.
+                     take those up to 2^22, then 2^24, 2^26, 2^28, unless --sizes is given.
   --dist=NAME        synthetic input: harmonic (x[i] = 1/(i+1), default), uniform (signed,
                      [-1, 1)), normal (approximately N(0, 1)) or integers (nonzero, [-8, 8]:
                      summed exactly by any order); all but harmonic follow --seed
