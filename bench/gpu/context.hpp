@@ -8,7 +8,7 @@
 namespace rb::bench {
 
 // A GPU benchmark is flagged `throttled` when the lowest SM clock read during its samples is below
-// this fraction of the device's maximum (gpu/runner.cpp).
+// this fraction of the device's maximum (gpu/clock_watch.hpp).
 inline constexpr double kThrottleFraction = 0.9;
 
 // The registered GPU backends bound to the session (bench/gpu/runner.hpp), in sweep order. Without

@@ -26,6 +26,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include pat
 
 #include "bench/gpu/runner.hpp"
 
+#include "bench/gpu/clock_watch.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/loops.hpp"
 #include "bench/gpu/session.hpp"
@@ -66,32 +67,6 @@ void release_loops() {
   for (const auto& f : loop_releases()) f();
 }
 
-// The SM clock during a benchmark's samples, read through NVML after the first sample and then at
-// most every 10 ms (a read costs microseconds of host time, outside the events; none is taken
-// after the last sample, when an idle GPU may already have lowered its clock). A benchmark is flagged when the lowest clock
-// seen falls below kThrottleFraction (gpu/context.hpp) of the device's maximum: nvbench's
-// throttle check, with its threshold relative to the maximum clock rather than the default one.
-class ClockWatch {
- public:
-  explicit ClockWatch(const gpu::DeviceInfo& info) : info_(info) {}
-  void poll() {
-    const auto t = std::chrono::steady_clock::now();
-    if (t - last_ < std::chrono::milliseconds(10)) return;
-    last_ = t;
-    const int mhz = gpu::current_clocks(info_.pci_bus_id).sm_mhz;
-    if (mhz > 0 && (lowest_ < 0 || mhz < lowest_)) lowest_ = mhz;
-  }
-  int lowest_mhz() const noexcept { return lowest_; }
-  bool throttled() const noexcept {
-    return lowest_ > 0 && lowest_ < kThrottleFraction * info_.sm_clock_khz / 1000.0;
-  }
-
- private:
-  const gpu::DeviceInfo& info_;
-  std::chrono::steady_clock::time_point last_{};
-  int lowest_ = -1;
-};
-
 void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBackendDef& def, const Case& c) {
   try {
     GpuSession& g = runtime().get();
@@ -107,7 +82,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     double host_seconds = 0;
     std::int64_t calls = 0;
     const bool blocking = backend->blocking();
-    ClockWatch clock(g.info());
+    gpu::ClockWatch clock(g.info().pci_bus_id, g.info().sm_clock_khz);
     const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
       if (c.mode == Mode::cold) g.enqueue_flush();
       g.slot().poison();

@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "bench/gpu/clock_watch.hpp"
 #include "bench/gpu/session.hpp"
 #include "bench/measure.hpp"
 #include "bench/nccl/check.hpp"
@@ -238,6 +239,12 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     const double combine_s = row.combine_alone();
 
     const bool agreeing = std::getenv("RB_NCCL_UNSAFE_NO_AGREEMENT") == nullptr;
+    std::vector<gpu::ClockWatch> clocks;  // one per GPU of this process
+    for (const auto& m : team.members()) {
+      char bus[32] = {};
+      RB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, m.device));
+      clocks.emplace_back(bus, m.sm_clock_khz);
+    }
     Noise noise;
     double last_local = 0;
     std::vector<double> local_times;
@@ -246,6 +253,7 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
         [&] {
           const auto [total, local] = row.sample(locals);
           last_local = local;
+          for (auto& w : clocks) w.poll();
           return total + noise.add();
         },
         [&](double& dt, double& wall) {
@@ -259,6 +267,15 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
       std::fprintf(stderr, "reduce_bench[rank %d of %d]: %s: %lld samples\n", launch().rank, launch().size,
                    c.name().c_str(), static_cast<long long>(timing.stats.count));
     }
+    // Throttled on any GPU of any rank, and the lowest clock any of them read: the maximum over
+    // ranks of the flag and of minus each clock (a GPU without a reading offers -kNoReading).
+    constexpr double kNoReading = 1e9;
+    double clock_v[2] = {0, -kNoReading};
+    for (const auto& w : clocks) {
+      if (w.throttled()) clock_v[0] = 1;
+      if (w.lowest_mhz() > 0) clock_v[1] = std::max(clock_v[1], -static_cast<double>(w.lowest_mhz()));
+    }
+    team.all_max(clock_v, 2);
     const double result = read_result(team, row.type);
     const SampleStats solo = team.holds_rank0() ? row.solo(*locals.front()) : SampleStats{};
     locals.clear();
@@ -271,6 +288,7 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     m.seconds = timing.seconds;
     m.peak_bytes_per_s = team.members().front().peak_bytes_per_s * team.world();
     m.stats = timing.stats;
+    m.throttled = clock_v[0] > 0;
     finish_case(state, session, c, ref, structure, m, [&] {
       std::string no_room;
       const bool room = team.make_exact(c.n, session.exact_seed(), o, no_room);
@@ -287,6 +305,8 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     });
     const double g = team.world();
     state.counters["gpus"] = g;
+    if (clock_v[1] > -kNoReading) state.counters["sm_mhz"] = -clock_v[1];
+    state.counters["throttled"] = clock_v[0];
     state.counters["combine_us"] = combine_s * 1e6;
     state.counters["local_us"] = median(local_times) * 1e6;
     if (timing.stats.median > 0) {

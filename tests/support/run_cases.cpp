@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "bench/measure.hpp"
 
@@ -14,19 +15,25 @@ namespace {
 
 class SilentReporter : public benchmark::BenchmarkReporter {
  public:
-  explicit SilentReporter(std::map<std::string, double>* times = nullptr) : times_(times) {}
+  explicit SilentReporter(std::map<std::string, double>* values = nullptr, std::string counter = {})
+      : values_(values), counter_(std::move(counter)) {}
   bool ReportContext(const Context&) override { return true; }
   void ReportRuns(const std::vector<Run>& runs) override {
-    if (!times_) return;
+    if (!values_) return;
     for (const auto& r : runs) {
       std::string name = r.benchmark_name();
       if (const auto at = name.rfind("/manual_time"); at != std::string::npos) name.erase(at);
-      (*times_)[name] = r.GetAdjustedRealTime();
+      if (counter_.empty()) {
+        (*values_)[name] = r.GetAdjustedRealTime();
+      } else if (const auto it = r.counters.find(counter_); it != r.counters.end()) {
+        (*values_)[name] = it->second.value;
+      }
     }
   }
 
  private:
-  std::map<std::string, double>* times_;
+  std::map<std::string, double>* values_;
+  std::string counter_;
 };
 
 void init_benchmark_once() {
@@ -81,8 +88,9 @@ std::size_t run_in_process(bench::Session& session, const std::vector<bench::Bac
 }
 
 std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
-                           const std::string& filter, std::map<std::string, double>& times_us) {
-  SilentReporter reporter(&times_us);
+                           const std::string& filter, std::map<std::string, double>& values,
+                           const std::string& counter) {
+  SilentReporter reporter(&values, counter);
   return run_with(session, entries, filter, reporter);
 }
 

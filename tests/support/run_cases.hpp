@@ -18,10 +18,11 @@ bench::Options small_options(std::vector<std::int64_t> sizes);
 // Returns how many ran.
 std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
                            const std::string& filter = "all");
-// The same, with a reporter that records each benchmark's reported time per iteration (µs) under
-// its name without the /manual_time suffix.
+// The same, with a reporter that records, under each benchmark's name without the /manual_time
+// suffix, its reported time per iteration (µs), or with `counter` that counter where reported.
 std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
-                           const std::string& filter, std::map<std::string, double>& times_us);
+                           const std::string& filter, std::map<std::string, double>& values,
+                           const std::string& counter = {});
 // The registered backend (registered_cpu_backends() or gpu::registered_gpu_backends()) of that
 // name; throws when none is registered.
 template <class Def>

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/gpu/context.hpp"
+#include "bench/gpu/device.hpp"
 #include "bench/gpu/harness_kernels.cuh"
 #include "bench/gpu/runner.hpp"
 #include "bench/input.hpp"
@@ -102,6 +103,31 @@ TEST(GpuRunner, AllocationFailureIsContained) {
 
 // thrust::reduce blocks the host until its sum is copied back. Queued behind the cold flush, its
 // allocation and launches used to run while the flush still executed, outside the events, and
+// Every GPU row reports the lowest SM clock read while it sampled (NVML) and whether that was
+// throttled; the clock cannot exceed the device's maximum.
+TEST(GpuRunner, EveryRowReportsItsSmClock) {
+  RB_REQUIRE_GPU();
+  std::string why_not;
+  const auto info = probe_device(why_not);
+  ASSERT_TRUE(info) << why_not;
+  if (current_clocks(info->pci_bus_id).sm_mhz < 0) GTEST_SKIP() << "NVML gives no clock here";
+  Session session(rb::test::small_options({1 << 20}));
+  const auto entries = bind_gpu_backends(session, {registered("cub")}, why_not);
+  ASSERT_TRUE(why_not.empty()) << why_not;
+  std::map<std::string, double> mhz, throttled;
+  rb::test::run_in_process(session, entries, "all", mhz, "sm_mhz");
+  rb::test::run_in_process(session, entries, "all", throttled, "throttled");
+  const int max_mhz = info->sm_clock_khz / 1000;
+  for (const char* name : {"cub/1048576/cold", "cub/1048576/hot"}) {
+    ASSERT_EQ(mhz.count(name), 1u) << name;
+    EXPECT_GT(mhz[name], 0) << name;
+    EXPECT_LE(mhz[name], max_mhz + 1) << name;
+    ASSERT_EQ(throttled.count(name), 1u) << name;
+    EXPECT_EQ(throttled[name], mhz[name] < kThrottleFraction * max_mhz ? 1.0 : 0.0) << name;
+  }
+  release_gpu();
+}
+
 // cold came out faster than hot (21.2 against 24.3 us at 2^10 on the H200). The runner now lets
 // the GPU go idle before a blocking backend's start event: cold must not beat hot beyond noise.
 TEST(GpuRunner, BlockingBackendColdIsNotFasterThanHot) {

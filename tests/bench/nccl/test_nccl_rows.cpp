@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,7 +40,8 @@ void expect_rows_pass(int gpus, int offset) {
   std::string why;
   const auto entries = registered_backends(session, why);
   ASSERT_TRUE(why.empty()) << why;
-  EXPECT_EQ(rb::test::run_in_process(session, entries, "^nccl/"), 3 * 2 * kSizes.size());
+  std::map<std::string, double> throttled;
+  EXPECT_EQ(rb::test::run_in_process(session, entries, "^nccl/", throttled, "throttled"), 3 * 2 * kSizes.size());
   for (const char* row : {"nccl/cub", "nccl/onepass", "nccl/onepass/reduce"}) {
     for (const auto n : kSizes) {
       for (const char* mode : {"/cold", "/hot"}) {
@@ -47,6 +49,7 @@ void expect_rows_pass(int gpus, int offset) {
         EXPECT_EQ(out.kind, Kind::ok) << row << tail(n, mode) << ": " << out.message;
         EXPECT_EQ(out.exact, Outcome::Check::passed) << row << tail(n, mode);
         EXPECT_EQ(out.accuracy, Outcome::Check::passed) << row << tail(n, mode);
+        EXPECT_EQ(throttled.count(row + tail(n, mode)), 1u) << row << tail(n, mode) << ": no clock watch";
       }
     }
   }
