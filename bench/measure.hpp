@@ -51,7 +51,7 @@ Sampling sampling_for(const Options& options, const Case& c);
 Timing measure(benchmark::State& state, const Sampling& how, const std::function<double()>& sample,
                const Agree& agree = {});
 
-// The CPU rows' warm-up: `call()` runs one untimed-for-the-record call and returns its seconds.
+// The CPU rows' warm-up: `call()` makes one call of the backend and returns its seconds.
 // Calls go in blocks of at least kWarmBlock of wall time and two calls; the warm-up ends at the
 // first block whose median is no more than kWarmTolerance below the fastest earlier block's (the
 // calls have stopped getting faster), or after max_seconds, or after one call when a call takes
