@@ -17,7 +17,7 @@ namespace rb::bench::gpu {
 // How long the queued spin kernel runs before each start event: longer than the host takes to
 // record an event and enqueue a backend's launches. A hot sample's spin starts on an idle GPU and
 // must cover all of that alone: at 20 µs, cub, cuda/shfl and triton/two_pass at 2^20 hot came out
-// 2-4% slower than at 60 µs (results/h200/checks/stopping_rule/README.md, "Spin and flush
+// 1-4% slower than at 60 µs (results/h200/checks/stopping_rule/README.md, "Spin and flush
 // passes"). A cold sample queues the flush (tens of µs) in
 // front of its spin, which covers the host too: kSpinAfterFlushNs. Each spin adds a dither that
 // walks through [0, kSpinDitherNs) so start events sample every phase of the event clock's tick.
