@@ -105,8 +105,7 @@ std::int64_t warm_up(const std::function<double()>& call, double max_seconds) {
       ++calls;
       if (since_start() >= max_seconds) return calls;
     }
-    std::nth_element(block.begin(), block.begin() + static_cast<std::ptrdiff_t>(block.size() / 2), block.end());
-    const double median = block[block.size() / 2];
+    const double median = quantile(block, 0.5);
     if (best > 0 && median >= best * (1 - kWarmTolerance)) return calls;
     best = best > 0 ? std::min(best, median) : median;
   }

@@ -43,13 +43,16 @@ void Sampler::add(double seconds) {
   m2_ += delta * (seconds - mean_);
 }
 
+double Sampler::stddev() const {
+  return std::sqrt(std::max(0.0, m2_) / static_cast<double>(count() - 1));
+}
+
 double Sampler::precision() const { return std::min(median_precision(), mean_precision()); }
 
 double Sampler::mean_precision() const {
   const auto k = count();
   if (k < 2 || mean_ <= 0) return std::numeric_limits<double>::infinity();
-  const double s = std::sqrt(std::max(0.0, m2_) / static_cast<double>(k - 1));
-  return student_t975(k - 1) * s / std::sqrt(static_cast<double>(k)) / mean_;
+  return student_t975(k - 1) * stddev() / std::sqrt(static_cast<double>(k)) / mean_;
 }
 
 double Sampler::median_precision() const {
@@ -70,7 +73,7 @@ double Sampler::projected_samples() const {
   const auto k = count();
   constexpr double inf = std::numeric_limits<double>::infinity();
   if (k < 3 || mean_ <= 0) return inf;
-  const double cv = std::sqrt(std::max(0.0, m2_) / static_cast<double>(k - 1)) / mean_;
+  const double cv = stddev() / mean_;
   // t(0.975, k'-1) shrinks as k' grows: iterate k' = (t(k'-1) cv / target)^2 from t at k - 1.
   double by_mean = static_cast<double>(k);
   for (int i = 0; i < 8; ++i) {

@@ -68,6 +68,8 @@ class Sampler {
   SampleStats stats() const;
 
  private:
+  double stddev() const;  // the samples' standard deviation; needs 2 or more
+
   StopRule rule_;
   std::vector<double> samples_;
   double sum_ = 0, mean_ = 0, m2_ = 0;  // m2_: Welford's sum of squared deviations
