@@ -1,4 +1,7 @@
 #include "bench/gpu/harness_kernels.cuh"
+
+#include <algorithm>
+
 #include "common/synth.hpp"
 #include "common/cuda_check.hpp"
 
@@ -23,6 +26,15 @@ __global__ void flush_kernel(const uint4* __restrict__ buf, std::size_t count, u
   if (acc == 0x9E3779B9u) *sink = acc;
 }
 
+__global__ void page_touch_kernel(const char* buf, std::size_t pages, std::size_t page_bytes, unsigned* sink) {
+  unsigned acc = 0;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < pages;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    acc ^= __ldcg(reinterpret_cast<const unsigned*>(buf + i * page_bytes));
+  }
+  if (acc == 0x9E3779B9u) *sink = acc;  // as flush_kernel: never true, keeps the loads
+}
+
 __global__ void generate_kernel(float* x, std::int64_t begin, std::int64_t n, Dist dist, std::uint64_t seed) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x) {
@@ -39,6 +51,14 @@ void enqueue_spin(cudaStream_t stream, long long cycles) {
 
 void enqueue_l2_flush(cudaStream_t stream, const void* buf, std::size_t bytes, unsigned* sink, int sm_count) {
   flush_kernel<<<4 * sm_count, 512, 0, stream>>>(static_cast<const uint4*>(buf), bytes / sizeof(uint4), sink);
+  RB_CUDA_CHECK_LAUNCH();
+}
+
+void enqueue_page_touch(cudaStream_t stream, const void* buf, std::size_t bytes, std::size_t page_bytes, unsigned* sink) {
+  const std::size_t pages = bytes / page_bytes;
+  if (pages == 0) return;
+  const auto blocks = static_cast<unsigned>(std::min<std::size_t>(1024, (pages + 255) / 256));
+  page_touch_kernel<<<blocks, 256, 0, stream>>>(static_cast<const char*>(buf), pages, page_bytes, sink);
   RB_CUDA_CHECK_LAUNCH();
 }
 

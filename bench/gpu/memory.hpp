@@ -3,11 +3,16 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 #include "common/cuda_check.hpp"
 
 namespace rb::bench::gpu {
+
+// Device memory the harness leaves free when it sizes its buffers: for the CUDA context, backends'
+// scratch and libraries' own allocations.
+inline constexpr std::int64_t kDeviceReserve = std::int64_t{1} << 30;
 
 class DeviceBuffer {
  public:

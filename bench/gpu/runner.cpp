@@ -1,7 +1,7 @@
 // The GPU measurement loop: the only code that knows the order of operations around the timer.
 //
 //   per benchmark run (untimed):  input prefix, backend constructor (scratch), one warm-up launch
-//   per sample (bench/measure.hpp decides how many):  [cold: L2 flush read] -> poison result
+//   per sample (bench/measure.hpp decides how many):  [cold: the cold flush, cold_flush.hpp] -> poison result
 //                    slot -> spin kernel -> start event -> backend.enqueue() -> stop event ->
 //                    wait for stop
 //   after the loop (untimed):     read the result back; the exact check (a second backend over
@@ -27,6 +27,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include pat
 #include "bench/gpu/runner.hpp"
 
 #include "bench/gpu/clock_watch.hpp"
+#include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/loops.hpp"
 #include "bench/gpu/session.hpp"
@@ -194,8 +195,7 @@ void add_gpu_context() {
   add("gpu_mem_clock_mhz_start", std::to_string(clocks.mem_mhz));
   add("cuda_driver", version(d.driver_version));
   add("cuda_runtime", version(d.runtime_version));
-  add("l2_flush", "cold: read " + std::to_string(2 * d.l2_bytes) + " bytes (2x L2) " +
-                      std::to_string(gpu::flush_passes()) + " times before each iteration");
+  add("l2_flush", gpu::describe_cold_flush(d.l2_bytes));
   const auto us = [](std::uint64_t ns) { return std::to_string(ns / 1000) + "-" + std::to_string((ns + gpu::kSpinDitherNs) / 1000); };
   add("launch_latency_hiding", "a clock64 spin kernel queued before the start event: " + us(gpu::spin_ns()) +
                                    " us hot, " + us(gpu::spin_ns(true)) + " us cold (behind the flush)");

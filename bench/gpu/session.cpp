@@ -6,32 +6,30 @@
 #include "bench/gpu/harness_kernels.cuh"
 
 namespace rb::bench::gpu {
-namespace {
-
-// Left free for the CUDA context, backends' scratch and libraries' own allocations.
-constexpr std::int64_t kDeviceReserve = std::int64_t{1} << 30;
-
-}  // namespace
-
-int flush_passes() {
-  const char* p = std::getenv("RB_FLUSH_PASSES");
-  return p ? std::max(1, std::atoi(p)) : kFlushPasses;
-}
 
 std::uint64_t spin_ns(bool after_flush) {
   const char* us = std::getenv("RB_SPIN_US");
   return us ? std::strtoull(us, nullptr, 10) * 1000 : after_flush ? kSpinAfterFlushNs : kSpinNs;
 }
 
-GpuSession::GpuSession(Session& session, DeviceInfo info) : session_(session), info_(std::move(info)) {
-  RB_CUDA_CHECK(cudaSetDevice(info_.ordinal));
-  RB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+namespace {
+
+cudaStream_t make_stream(int ordinal) {
+  RB_CUDA_CHECK(cudaSetDevice(ordinal));
+  cudaStream_t s = nullptr;
+  RB_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  return s;
+}
+
+}  // namespace
+
+GpuSession::GpuSession(Session& session, DeviceInfo info)
+    : session_(session),
+      info_(std::move(info)),
+      stream_(make_stream(info_.ordinal)),
+      cold_(info_.sm_count, info_.l2_bytes, stream_, true) {
   RB_CUDA_CHECK(cudaEventCreate(&start_));
   RB_CUDA_CHECK(cudaEventCreate(&stop_));
-  // The flush buffer is read, never written: zero it once so every read is of initialised memory.
-  flush_ = DeviceBuffer(static_cast<std::size_t>(2 * std::max<std::int64_t>(info_.l2_bytes, 1 << 20)));
-  RB_CUDA_CHECK(cudaMemsetAsync(flush_.get(), 0, flush_.bytes(), stream_));
-  sink_ = DeviceBuffer(sizeof(unsigned));
   slot_ = DeviceBuffer(ResultSlot::kBytes);
   RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
@@ -55,6 +53,7 @@ const float* GpuSession::exact_input(std::int64_t n) {
   const int offset = session_.options().offset;
   if (!exact_ready_) {
     const auto bytes = static_cast<std::size_t>(capacity_ + offset) * sizeof(float);
+    cold_.release_pages();  // the page touch takes what is left after this buffer
     std::size_t free_bytes = 0, total_bytes = 0;
     RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (static_cast<std::int64_t>(free_bytes) - kDeviceReserve < static_cast<std::int64_t>(bytes)) {
@@ -98,11 +97,7 @@ void GpuSession::plan_input() {
   RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
-void GpuSession::enqueue_flush() {
-  for (int i = 0; i < flush_passes_; ++i) {
-    enqueue_l2_flush(stream_, flush_.get(), flush_.bytes(), sink_.as<unsigned>(), info_.sm_count);
-  }
-}
+void GpuSession::enqueue_flush() { cold_.enqueue(stream_); }
 
 void GpuSession::enqueue_spin(bool after_flush) {
   // 997 is coprime with 2000: consecutive spins cover the dither range evenly.

@@ -1,13 +1,14 @@
 #pragma once
 // Everything the GPU measurement loop needs, created once per process on first use and kept
 // across Google Benchmark's runs: the stream, the event pair, the input buffer (sized for the
-// largest selected n, smaller n use its prefix), the L2 flush buffer, scratch, the result slot.
+// largest selected n, smaller n use its prefix), the cold flush's buffers, scratch, the result slot.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 #include <string>
 
 #include "bench/gpu/backend.hpp"
+#include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/device.hpp"
 #include "bench/gpu/memory.hpp"
 #include "bench/session.hpp"
@@ -28,13 +29,6 @@ inline constexpr std::uint64_t kSpinAfterFlushNs = 20'000;
 inline constexpr std::uint64_t kSpinDitherNs = 2'000;
 // kSpinNs (kSpinAfterFlushNs behind a flush), or RB_SPIN_US from the environment.
 std::uint64_t spin_ns(bool after_flush = false);
-// How many times each cold iteration reads the flush buffer (2x L2). One pass leaves the L2 in
-// one of two states that then persist for a whole run: CUB cold at 2^24 ran 21.2 or 22.1 µs per
-// run, alternating, cv 2.3% over 10 repetitions. A second pass makes every iteration's state
-// independent, and the runs agree (cv 0.1%): results/h200/tuning.md#round-1.
-inline constexpr int kFlushPasses = 2;
-// kFlushPasses, or RB_FLUSH_PASSES from the environment.
-int flush_passes();
 
 class GpuSession {
  public:
@@ -47,7 +41,6 @@ class GpuSession {
   cudaStream_t stream() const noexcept { return stream_; }
   DeviceScratch& scratch() noexcept { return scratch_; }
   ResultSlot slot() const noexcept { return ResultSlot(slot_.get(), stream_); }
-  std::size_t flush_bytes() const noexcept { return flush_.bytes(); }
 
   // x[0, n) on the device, options().offset floats past a 256-byte boundary. The first call
   // allocates and fills the buffer for the largest selected n that fits in free device memory;
@@ -71,13 +64,13 @@ class GpuSession {
   DeviceInfo info_;
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  DeviceBuffer flush_, sink_, slot_, input_, exact_;
+  ColdFlush cold_;
+  DeviceBuffer slot_, input_, exact_;
   DeviceScratch scratch_;
   std::int64_t capacity_ = -1;  // -1: not planned yet
   bool exact_ready_ = false;
   std::uint64_t spins_ = 0;
   std::uint64_t spin_ns_ = gpu::spin_ns(), spin_after_flush_ns_ = gpu::spin_ns(true);
-  int flush_passes_ = gpu::flush_passes();
   std::string limit_;           // why sizes above capacity_ cannot run
 };
 

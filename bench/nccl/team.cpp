@@ -21,8 +21,6 @@
 namespace rb::bench::nccl {
 namespace {
 
-// Left free on each GPU for the context, NCCL's buffers and the backends' scratch.
-constexpr std::int64_t kDeviceReserve = std::int64_t{1} << 30;
 // The rendezvous waits this long for rank 0: it publishes the id when it reaches its first
 // nccl/* row, after the host has computed nothing yet (the first row's reference comes later).
 constexpr double kRendezvousTimeout = 600;
@@ -119,9 +117,7 @@ Team::Team(int gpus, const Launch& launch, const std::string& rendezvous_flag) {
     RB_CUDA_CHECK(cudaEventCreate(&m.start));
     RB_CUDA_CHECK(cudaEventCreate(&m.mid));
     RB_CUDA_CHECK(cudaEventCreate(&m.stop));
-    m.flush = gpu::DeviceBuffer(static_cast<std::size_t>(2 * std::max<std::int64_t>(m.l2_bytes, 1 << 20)));
-    RB_CUDA_CHECK(cudaMemsetAsync(m.flush.get(), 0, m.flush.bytes(), m.stream));
-    m.sink = gpu::DeviceBuffer(sizeof(unsigned));
+    m.cold.emplace(m.sm_count, m.l2_bytes, m.stream, false);
     m.partial = gpu::DeviceBuffer(16);
     m.result = gpu::DeviceBuffer(16);
     m.token = gpu::DeviceBuffer(sizeof(float));
@@ -247,7 +243,8 @@ bool Team::make_shards(std::int64_t n, Dist dist, std::uint64_t seed, const Opti
     const auto bytes = static_cast<std::size_t>(m.shard.size() + o.offset) * sizeof(float);
     std::size_t free_bytes = 0, total_bytes = 0;
     RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (static_cast<std::int64_t>(free_bytes) - kDeviceReserve < static_cast<std::int64_t>(bytes)) {
+    // gpu::kDeviceReserve also covers NCCL's own buffers.
+    if (static_cast<std::int64_t>(free_bytes) - gpu::kDeviceReserve < static_cast<std::int64_t>(bytes)) {
       why = "n = " + std::to_string(n) + " needs " + format_bytes(static_cast<double>(bytes)) + " on each of " +
             std::to_string(world_) + " GPUs for " + (exact ? "the exact check's shard" : "its shard") + ", " +
             format_bytes(static_cast<double>(free_bytes)) + " free on GPU " + std::to_string(m.device);
@@ -274,10 +271,6 @@ void Team::enqueue_spin(Member& m, std::uint64_t ns) {
   gpu::enqueue_spin(m.stream, static_cast<long long>(static_cast<double>(dithered) * m.sm_clock_khz * 1e-6));
 }
 
-void Team::enqueue_flush(Member& m) {
-  for (int i = 0; i < gpu::flush_passes(); ++i) {
-    gpu::enqueue_l2_flush(m.stream, m.flush.get(), m.flush.bytes(), m.sink.as<unsigned>(), m.sm_count);
-  }
-}
+void Team::enqueue_flush(Member& m) { m.cold->enqueue(m.stream); }
 
 }  // namespace rb::bench::nccl

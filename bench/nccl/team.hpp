@@ -1,5 +1,5 @@
 #pragma once
-// This process's GPUs in the NCCL world: one communicator, stream, flush buffer, spin, event
+// This process's GPUs in the NCCL world: one communicator, stream, cold flush, spin, event
 // triple and shard buffer per GPU. In one process (--gpus=G) the team holds G GPUs, ranks 0..G-1;
 // under a launcher each process holds --gpus GPUs (default 1) and ranks rank*G ... rank*G + G-1.
 // Either way the communicators come from one ncclCommInitRank per GPU inside a group, with the
@@ -13,9 +13,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/memory.hpp"
 #include "bench/nccl/launch.hpp"
 #include "bench/nccl/shard.hpp"
@@ -33,7 +35,9 @@ struct Member {
   cudaStream_t stream = nullptr;
   ncclComm_t comm = nullptr;
   cudaEvent_t start = nullptr, mid = nullptr, stop = nullptr;  // mid: the local sum done
-  gpu::DeviceBuffer flush, sink;
+  // The L2 read of gpu::ColdFlush without its page touch: the shards are reallocated per n, and
+  // the page buffer would take room from the largest n (docs/multi-gpu.md).
+  std::optional<gpu::ColdFlush> cold;
   gpu::DeviceBuffer partial, result;  // the local backend's sum; the combined sum (16 bytes each)
   gpu::DeviceBuffer token;            // the barrier's one float
   gpu::DeviceBuffer exchange;         // host-level agreement values

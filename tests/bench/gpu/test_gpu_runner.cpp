@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/device.hpp"
 #include "bench/gpu/harness_kernels.cuh"
@@ -172,6 +174,86 @@ TEST(GpuRunner, DeviceGenerationMatchesHostBitwise) {
     generate(dist, 77, from_host.data(), 0, n);
     EXPECT_EQ(std::memcmp(from_gpu.data(), from_host.data(), n * sizeof(float)), 0) << dist_name(dist);
   }
+}
+
+// The cold flush's buffers (bench/gpu/cold_flush.hpp): twice the L2 for the read; the page
+// buffer on first use, whole 2 MiB pages, never more than 8 GiB nor into the reserve.
+struct Stream {
+  cudaStream_t s = nullptr;
+  Stream() { RB_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
+  ~Stream() { (void)cudaStreamDestroy(s); }
+};
+
+std::size_t free_device_bytes() {
+  std::size_t free_bytes = 0, total = 0;
+  RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+  return free_bytes;
+}
+
+TEST(ColdFlush, ReadsTwiceTheL2ThenTouchesWholePagesUpTo8GiB) {
+  RB_REQUIRE_GPU();
+  cudaDeviceProp p{};
+  RB_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
+  Stream st;
+  ColdFlush f(p.multiProcessorCount, p.l2CacheSize, st.s, true);
+  EXPECT_EQ(f.l2_buffer_bytes(), 2 * static_cast<std::size_t>(p.l2CacheSize));
+  EXPECT_EQ(f.passes(), kFlushPasses);
+  EXPECT_EQ(f.page_buffer_bytes(), 0u) << "allocated on first use, not before";
+  const std::size_t room = free_device_bytes() - static_cast<std::size_t>(kDeviceReserve);
+  f.enqueue(st.s);
+  RB_CUDA_CHECK(cudaStreamSynchronize(st.s));
+  const std::size_t pages = f.page_buffer_bytes();
+  EXPECT_EQ(pages % kTouchPageBytes, 0u);
+  EXPECT_EQ(pages, std::min(kPageTouchBytes, room / kTouchPageBytes * kTouchPageBytes));
+  f.enqueue(st.s);
+  EXPECT_EQ(f.page_buffer_bytes(), pages) << "allocated once";
+  f.release_pages();
+  EXPECT_EQ(f.page_buffer_bytes(), 0u);
+  f.enqueue(st.s);
+  RB_CUDA_CHECK(cudaStreamSynchronize(st.s));
+  EXPECT_EQ(f.page_buffer_bytes(), pages) << "taken again after a release";
+}
+
+TEST(ColdFlush, PagesTakeOnlyWhatLeavesTheReserveFree) {
+  RB_REQUIRE_GPU();
+  cudaDeviceProp p{};
+  RB_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
+  Stream st;
+  ColdFlush f(p.multiProcessorCount, p.l2CacheSize, st.s, true);
+  // Leave 3.5 pages above the reserve: the page buffer must take 3 of them.
+  const std::size_t leave = static_cast<std::size_t>(kDeviceReserve) + 7 * kTouchPageBytes / 2;
+  const std::size_t free_now = free_device_bytes();
+  ASSERT_GT(free_now, leave + (std::size_t{64} << 20));
+  DeviceBuffer blocker(free_now - leave);
+  const std::size_t room = free_device_bytes() - static_cast<std::size_t>(kDeviceReserve);
+  f.enqueue(st.s);
+  RB_CUDA_CHECK(cudaStreamSynchronize(st.s));
+  EXPECT_EQ(f.page_buffer_bytes(), room / kTouchPageBytes * kTouchPageBytes);
+  EXPECT_LT(f.page_buffer_bytes(), 4 * kTouchPageBytes);
+}
+
+TEST(ColdFlush, NoPagesWhenNotAskedOrSwitchedOff) {
+  RB_REQUIRE_GPU();
+  cudaDeviceProp p{};
+  RB_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
+  Stream st;
+  ColdFlush read_only(p.multiProcessorCount, p.l2CacheSize, st.s, false);
+  read_only.enqueue(st.s);
+  EXPECT_EQ(read_only.page_buffer_bytes(), 0u);
+  ::setenv("RB_PAGE_TOUCH_MIB", "0", 1);
+  ColdFlush off(p.multiProcessorCount, p.l2CacheSize, st.s, true);
+  off.enqueue(st.s);
+  RB_CUDA_CHECK(cudaStreamSynchronize(st.s));
+  const std::string said = describe_cold_flush(50 << 20);
+  ::unsetenv("RB_PAGE_TOUCH_MIB");
+  EXPECT_EQ(off.page_buffer_bytes(), 0u);
+  EXPECT_EQ(said.find("pages"), std::string::npos) << said;
+}
+
+TEST(ColdFlush, ContextLineStatesBothSteps) {
+  const std::string s = describe_cold_flush(50 << 20);
+  EXPECT_NE(s.find("read 104857600 bytes (2x L2) " + std::to_string(kFlushPasses) + " times"), std::string::npos) << s;
+  EXPECT_NE(s.find("each of 4096 2 MiB pages"), std::string::npos) << s;
 }
 
 }  // namespace
