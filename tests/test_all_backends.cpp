@@ -43,7 +43,12 @@ std::size_t run_all(Side side, const Options& options, std::vector<std::string>&
   rb::test::run_in_process(session, entries, side == Side::gpu ? "/cold" : "all");
   release_gpu();
   for (const auto& o : session.outcomes()) {
-    if (o.kind != Outcome::Kind::ok) failures.push_back(o.name + ": " + o.message);
+    // The nccl/* rows generate their shards on each GPU: given a file they must skip, saying so.
+    const bool refuses_file = !options.input_path.empty() && o.name.starts_with("nccl/");
+    if (refuses_file ? o.kind != Outcome::Kind::skipped || o.message.find("synthetic input only") == std::string::npos
+                     : o.kind != Outcome::Kind::ok) {
+      failures.push_back(o.name + ": " + o.message);
+    }
   }
   return session.outcomes().size();
 }
