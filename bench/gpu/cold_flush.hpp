@@ -6,7 +6,7 @@
 //      kPageTouchBytes (4096 pages), spread over memory the timed call never uses.
 // Both only read: a written line would be written back while the timed call runs.
 // Why the page touch: without it, cold rows at 2^20 (a 6 µs call) settled, run by run, into
-// states up to 0.4 µs apart (cuda/onepass: cv 1.8-3.8% between runs); with it, 0.30-0.34%.
+// states up to 0.4 µs apart (cuda/onepass: cv 1.8-3.8% between runs); with it, 0.26-0.34%.
 // The same 4096 virtual pages mapped onto one physical 2 MiB page did not help, so it is the
 // spread of the reads over memory, not the address translations alone, that evens the states
 // (results/h200/checks/stopping_rule/README.md, "The page touch").

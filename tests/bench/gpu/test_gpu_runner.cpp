@@ -178,72 +178,72 @@ TEST(GpuRunner, DeviceGenerationMatchesHostBitwise) {
 
 // The cold flush's buffers (bench/gpu/cold_flush.hpp): twice the L2 for the read; the page
 // buffer on first use, whole 2 MiB pages, never more than 8 GiB nor into the reserve.
-struct Stream {
-  cudaStream_t s = nullptr;
-  Stream() { RB_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
-  ~Stream() { (void)cudaStreamDestroy(s); }
+class ColdFlushOnGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    RB_REQUIRE_GPU();
+    RB_CUDA_CHECK(cudaGetDeviceProperties(&props_, 0));
+    RB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  }
+  void TearDown() override {
+    if (stream_) (void)cudaStreamDestroy(stream_);
+  }
+  ColdFlush make(bool touch_pages) const { return ColdFlush(props_.multiProcessorCount, props_.l2CacheSize, stream_, touch_pages); }
+  // enqueue() and wait for it.
+  void flush(ColdFlush& f) const {
+    f.enqueue(stream_);
+    RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  // Free device memory above the reserve, in whole pages.
+  static std::size_t room_in_pages() {
+    std::size_t free_bytes = 0, total = 0;
+    RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    return (free_bytes - static_cast<std::size_t>(kDeviceReserve)) / kTouchPageBytes * kTouchPageBytes;
+  }
+
+  cudaDeviceProp props_{};
+  cudaStream_t stream_ = nullptr;
 };
 
-std::size_t free_device_bytes() {
-  std::size_t free_bytes = 0, total = 0;
-  RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
-  return free_bytes;
-}
-
-TEST(ColdFlush, ReadsTwiceTheL2ThenTouchesWholePagesUpTo8GiB) {
-  RB_REQUIRE_GPU();
-  cudaDeviceProp p{};
-  RB_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-  Stream st;
-  ColdFlush f(p.multiProcessorCount, p.l2CacheSize, st.s, true);
-  EXPECT_EQ(f.l2_buffer_bytes(), 2 * static_cast<std::size_t>(p.l2CacheSize));
+TEST_F(ColdFlushOnGpu, ReadsTwiceTheL2ThenTouchesWholePagesUpTo8GiB) {
+  ColdFlush f = make(true);
+  EXPECT_EQ(f.l2_buffer_bytes(), 2 * static_cast<std::size_t>(props_.l2CacheSize));
   EXPECT_EQ(f.passes(), kFlushPasses);
   EXPECT_EQ(f.page_buffer_bytes(), 0u) << "allocated on first use, not before";
-  const std::size_t room = free_device_bytes() - static_cast<std::size_t>(kDeviceReserve);
-  f.enqueue(st.s);
-  RB_CUDA_CHECK(cudaStreamSynchronize(st.s));
+  const std::size_t room = room_in_pages();
+  flush(f);
   const std::size_t pages = f.page_buffer_bytes();
   EXPECT_EQ(pages % kTouchPageBytes, 0u);
-  EXPECT_EQ(pages, std::min(kPageTouchBytes, room / kTouchPageBytes * kTouchPageBytes));
-  f.enqueue(st.s);
+  EXPECT_EQ(pages, std::min(kPageTouchBytes, room));
+  flush(f);
   EXPECT_EQ(f.page_buffer_bytes(), pages) << "allocated once";
   f.release_pages();
   EXPECT_EQ(f.page_buffer_bytes(), 0u);
-  f.enqueue(st.s);
-  RB_CUDA_CHECK(cudaStreamSynchronize(st.s));
+  flush(f);
   EXPECT_EQ(f.page_buffer_bytes(), pages) << "taken again after a release";
 }
 
-TEST(ColdFlush, PagesTakeOnlyWhatLeavesTheReserveFree) {
-  RB_REQUIRE_GPU();
-  cudaDeviceProp p{};
-  RB_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-  Stream st;
-  ColdFlush f(p.multiProcessorCount, p.l2CacheSize, st.s, true);
+TEST_F(ColdFlushOnGpu, PagesTakeOnlyWhatLeavesTheReserveFree) {
+  ColdFlush f = make(true);
   // Leave 3.5 pages above the reserve: the page buffer must take 3 of them.
   const std::size_t leave = static_cast<std::size_t>(kDeviceReserve) + 7 * kTouchPageBytes / 2;
-  const std::size_t free_now = free_device_bytes();
+  std::size_t free_now = 0, total = 0;
+  RB_CUDA_CHECK(cudaMemGetInfo(&free_now, &total));
   ASSERT_GT(free_now, leave + (std::size_t{64} << 20));
   DeviceBuffer blocker(free_now - leave);
-  const std::size_t room = free_device_bytes() - static_cast<std::size_t>(kDeviceReserve);
-  f.enqueue(st.s);
-  RB_CUDA_CHECK(cudaStreamSynchronize(st.s));
-  EXPECT_EQ(f.page_buffer_bytes(), room / kTouchPageBytes * kTouchPageBytes);
+  const std::size_t room = room_in_pages();
+  flush(f);
+  EXPECT_EQ(f.page_buffer_bytes(), room);
   EXPECT_LT(f.page_buffer_bytes(), 4 * kTouchPageBytes);
 }
 
-TEST(ColdFlush, NoPagesWhenNotAskedOrSwitchedOff) {
-  RB_REQUIRE_GPU();
-  cudaDeviceProp p{};
-  RB_CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-  Stream st;
-  ColdFlush read_only(p.multiProcessorCount, p.l2CacheSize, st.s, false);
-  read_only.enqueue(st.s);
+TEST_F(ColdFlushOnGpu, NoPagesWhenNotAskedOrSwitchedOff) {
+  ColdFlush read_only = make(false);
+  flush(read_only);
   EXPECT_EQ(read_only.page_buffer_bytes(), 0u);
   ::setenv("RB_PAGE_TOUCH_MIB", "0", 1);
-  ColdFlush off(p.multiProcessorCount, p.l2CacheSize, st.s, true);
-  off.enqueue(st.s);
-  RB_CUDA_CHECK(cudaStreamSynchronize(st.s));
+  ColdFlush off = make(true);
+  flush(off);
   const std::string said = describe_cold_flush(50 << 20);
   ::unsetenv("RB_PAGE_TOUCH_MIB");
   EXPECT_EQ(off.page_buffer_bytes(), 0u);
