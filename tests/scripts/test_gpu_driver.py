@@ -6,6 +6,7 @@ Run one class:  python3 test_gpu_driver.py Sweep   (CTest runs each class as its
 Needs bash, tar and gzip; exits 77 (CTest: skipped) without them.
 """
 import gzip
+import json
 import os
 import shutil
 import stat
@@ -56,8 +57,10 @@ FAKE_BENCH = textwrap.dedent('''\
                 lines.append("{{}}_median {{:.2f}} us 100 us 5".format(name, t))
                 lines.append("{{}}_cv 0.10 % 0.10 % 5".format(name))
     if "benchmark_out" in args:
+        doc = fx.sweep(rows)
+        doc["context"]["stub_page_touch_mib"] = os.environ.get("RB_PAGE_TOUCH_MIB", "unset")
         with open(args["benchmark_out"], "w") as f:
-            json.dump(fx.sweep(rows), f)
+            json.dump(doc, f)
     if os.environ.get("RB_SAMPLES"):
         open(os.environ["RB_SAMPLES"], "a").close()
     print("\\n".join(lines))
@@ -128,6 +131,20 @@ class Case(unittest.TestCase):
     def tearDown(self):
         self._tmp.cleanup()
 
+    def check_agree(self, processes):
+        with open(os.path.join(self.out, "agree.md")) as f:
+            agree = f.read()
+        self.assertIn("One process, 3 interleaved repetitions:", agree)
+        self.assertIn("| cub/1048576/cold | ", agree)
+        self.assertIn("{} processes of each rule, one run each, alternated; medians over the processes:"
+                      .format(processes), agree)
+        self.assertIn("| {0}, {0} |".format(processes), agree)
+        self.assertNotIn("**no**", agree)
+        with tarfile.open(os.path.join(self.out, "agree.tgz")) as tar:
+            self.assertEqual(sorted(tar.getnames()), sorted(
+                ["agree.log", "agree_paired.json"] +
+                ["agree_{}{}.json".format(rule, i) for rule in ("rule", "mintime") for i in range(1, processes + 1)]))
+
     def gpu(self, *args, **env):
         full = dict(os.environ, PATH=self.stubs + os.pathsep + os.environ.get("PATH", ""), RB_BUILD=self.build,
                     PYTHON=sys.executable, COMPUTE_SANITIZER=os.path.join(self.stubs, "compute-sanitizer"))
@@ -157,19 +174,29 @@ class Rule(Case):
     def test_rule(self):
         code, out = self.gpu("rule", self.out)
         self.assertEqual(code, 0, out)
-        self.assertEqual(self.files(), ["agree.md", "agree.tgz", "cv.json", "cv.md", "logs.tgz", "readme.command.txt",
-                                        "readme.json.gz", "readme.log.gz", "targets.txt"])
-        with open(os.path.join(self.out, "agree.md")) as f:
-            agree = f.read()
-        self.assertIn("One process, 3 interleaved repetitions:", agree)
-        self.assertIn("| cub/1048576/cold | ", agree)
-        self.assertIn("Two processes, one run each:", agree)
-        self.assertNotIn("**no**", agree)
-        with tarfile.open(os.path.join(self.out, "agree.tgz")) as tar:
-            self.assertEqual(sorted(tar.getnames()), ["agree.log", "agree_mintime.json", "agree_paired.json",
-                                                      "agree_rule.json"])
+        self.assertEqual(self.files(), ["agree.md", "agree.tgz", "cv.json", "cv.md", "logs.tgz", "pages.tgz",
+                                        "pages_off.md", "pages_on.md", "readme.command.txt", "readme.json.gz",
+                                        "readme.log.gz", "targets.txt"])
+        self.check_agree(3)
         with open(os.path.join(self.out, "cv.md")) as f:
-            self.assertIn("| cuda/onepass/16777216/cold | 10 |", f.read())
+            cv = f.read()
+        self.assertIn("| cuda/onepass/16777216/cold | 10 |", cv)
+        self.assertIn("| cub/268435456/hot | 10 |", cv)
+        for side, env in (("on", "unset"), ("off", "0")):
+            with open(os.path.join(self.out, "pages_{}.md".format(side))) as f:
+                self.assertIn("| cuda/onepass/1048576/cold | 20 |", f.read())
+            with tarfile.open(os.path.join(self.out, "pages.tgz")) as tar:
+                doc = json.load(tar.extractfile("pages_{}.json".format(side)))
+            self.assertEqual(doc["context"]["stub_page_touch_mib"], env, side)
+            self.assertTrue(all("/cold/" in b["name"] for b in doc["benchmarks"]))
+
+
+class Agree(Case):
+    def test_agree_alone(self):
+        code, out = self.gpu("agree", self.out, RB_RULE_PROCESSES="2")
+        self.assertEqual(code, 0, out)
+        self.assertEqual(self.files(), ["agree.md", "agree.tgz", "logs.tgz"])
+        self.check_agree(2)
 
 
 class Sweep(Case):
