@@ -103,6 +103,20 @@ class Slowdown(Case):
         self.assertExit(0, self.regress(base, new, "--threshold", "15"))
         self.assertExit(1, self.regress(base, new, "--threshold=8"))
 
+    def test_floor_option(self):
+        # +8% on a 5 us call is 0.4 us: inside a 0.5 us floor, so it passes; +8% on 20 us does not.
+        for us, floored in ((5.0, 0), (20.0, 1)):
+            base = [us * (1 + 0.001 * i) for i in range(10)]
+            b, n = self.one_bench("cub/1024/cold/manual_time", base, [x * 1.08 for x in base])
+            self.assertExit(1, self.regress(b, n))
+            out = self.assertExit(floored, self.regress(b, n, "--floor-us", "0.5"))
+            self.assertIn("and > 0.5 us slower", out)
+            if not floored:
+                self.assertIn("within --floor-us 0.5", out)
+        b, n = self.one_bench("cub/1024/cold/manual_time", [5.0] * 5, [5.0] * 5)
+        code, out = self.regress(b, n, "--floor-us=-1")
+        self.assertEqual(code, 2, out)
+
     def test_alpha_option(self):
         # Two overlapping 10-rep samples, median +8.4%: exact one-sided p = 0.0144.
         base = [10.0 + 0.3 * i for i in range(10)]
