@@ -4,8 +4,8 @@
 usage: readme_results.py [SWEEP.json] [--readme README.md] [--check]
 
 Rewrites what stands between the README's `<!-- results:begin -->` and `<!-- results:end -->`
-markers: a table of the main GPU backends and the host's best row at the headline sizes (cold,
-medians over the repetitions) and what the two checks established over the whole sweep. With
+markers: a table at the headline sizes (GPU rows cold, medians over the repetitions) of the main
+GPU backends, the host's best CPU backend and its read ceiling (`ref/cpu_read`, hot), and what the two checks established over the whole sweep. With
 --check it changes nothing and exits 1 when the README differs from what it would write: a
 figure typed by hand, or a sweep replaced without regenerating. Reads the JSON through
 bench_json.py and plot.py (standard library only).
@@ -55,14 +55,15 @@ def block(path):
     _, benches = load(os.path.join(ROOT, path))
     cub = sweep.series("cold", "cub")
     read = sweep.series("cold", "ref/read")
-    host = [b for b in sweep.backends("hot") if b.startswith("cpu/") or b == "ref/cpu_read"]
+    host = [b for b in sweep.backends("hot") if b.startswith("cpu/")]  # sums only: ref/cpu_read has its column
+    cpu_read = sweep.series("hot", "ref/cpu_read")
     lines = [BEGIN,
              "Cold, medians of {} per benchmark, from [{}]({}) (its command: `{}`); made by "
              "`scripts/readme_results.py`. Each cell: µs, then the ratio to CUB (CUB's time over the row's; above 1 "
              "is faster).".format(sweep.reps_note(), path, path, path.replace(".json", ".command.txt")),
              "",
-             "| n | cub µs | " + " | ".join(GPU) + " | ref/read GB/s | best host row GB/s (hot) |",
-             "|" + "---|" * (len(GPU) + 4)]
+             "| n | cub µs | " + " | ".join(GPU) + " | ref/read GB/s | best CPU backend GB/s (hot) | ref/cpu_read GB/s (hot) |",
+             "|" + "---|" * (len(GPU) + 5)]
     for n in SIZES:
         if n not in cub:
             continue
@@ -74,6 +75,7 @@ def block(path):
         best = max(((sweep.series("hot", b).get(n), b) for b in host if n in sweep.series("hot", b)),
                    key=lambda t: t[0].gbps, default=None)
         cells.append("{:.1f} (`{}`)".format(best[0].gbps, best[1]) if best else "–")
+        cells.append("{:.1f}".format(cpu_read[n].gbps) if n in cpu_read else "–")
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", checks_line(benches), END]
     return "\n".join(lines)
