@@ -105,13 +105,13 @@ class Slowdown(Case):
 
     def test_floor_option(self):
         # +8% on a 5 us call is 0.4 us: inside a 0.5 us floor, so it passes; +8% on 20 us does not.
-        for us, floored in ((5.0, 0), (20.0, 1)):
+        for us, exit_with_floor in ((5.0, 0), (20.0, 1)):
             base = [us * (1 + 0.001 * i) for i in range(10)]
             b, n = self.one_bench("cub/1024/cold/manual_time", base, [x * 1.08 for x in base])
             self.assertExit(1, self.regress(b, n))
-            out = self.assertExit(floored, self.regress(b, n, "--floor-us", "0.5"))
+            out = self.assertExit(exit_with_floor, self.regress(b, n, "--floor-us", "0.5"))
             self.assertIn("and > 0.5 us slower", out)
-            if not floored:
+            if exit_with_floor == 0:
                 self.assertIn("within --floor-us 0.5", out)
         b, n = self.one_bench("cub/1024/cold/manual_time", [5.0] * 5, [5.0] * 5)
         code, out = self.regress(b, n, "--floor-us=-1")
