@@ -6,9 +6,9 @@ usage: readme_results.py [SWEEP.json] [--readme README.md] [--check]
 Rewrites what stands between the README's `<!-- results:begin -->` and `<!-- results:end -->`
 markers: a table at the headline sizes (GPU rows cold, medians over the repetitions) of the main
 GPU backends, the host's best CPU backend and its read ceiling (`ref/cpu_read`, hot), and what
-the two checks established over the whole sweep. With --check it changes nothing and exits 1 when the README differs from what it would write: a
-figure typed by hand, or a sweep replaced without regenerating. Reads the JSON through
-bench_json.py and plot.py (standard library only).
+the two checks established over the whole sweep. With --check it changes nothing and exits 1
+when the README differs from what it would write: a figure typed by hand, or a sweep replaced
+without regenerating. Reads the JSON through bench_json.py and plot.py (standard library only).
 """
 import argparse
 import os
