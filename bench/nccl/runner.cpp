@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <random>
 #include <thread>
@@ -14,6 +13,7 @@
 #include "bench/gpu/session.hpp"
 #include "bench/measure.hpp"
 #include "bench/nccl/check.hpp"
+#include "bench/nccl/faults.hpp"
 #include "bench/nccl/team.hpp"
 #include "bench/report.hpp"
 #include "common/cuda_check.hpp"
@@ -89,22 +89,13 @@ double read_result(Team& team, ncclDataType_t type) {
   return team.from_rank0(v);
 }
 
-// Test hook (tests/bench/nccl/): RB_NCCL_TEST_NOISE_US=R:US makes rank R sleep and add a random
-// 0..US microseconds to each of its samples, so its stopping rule would decide differently from
-// the other ranks' without the agreement. RB_NCCL_UNSAFE_NO_AGREEMENT=1 switches the agreement
-// off, to show that the two-rank test then fails.
+// The injected noise (bench/nccl/faults.hpp): none unless a test asked for it.
 struct Noise {
-  int rank = -1;
-  double max_s = 0;
   std::mt19937_64 rng{12345};
-  Noise() {
-    if (const char* spec = std::getenv("RB_NCCL_TEST_NOISE_US")) {
-      if (std::sscanf(spec, "%d:%lf", &rank, &max_s) == 2) max_s *= 1e-6;
-    }
-  }
   double add() {
-    if (rank != launch().rank || max_s <= 0) return 0;
-    const double s = std::uniform_real_distribution<double>(0, max_s)(rng);
+    const Faults& f = faults();
+    if (f.noisy_rank != launch().rank || f.noise_max_s <= 0) return 0;
+    const double s = std::uniform_real_distribution<double>(0, f.noise_max_s)(rng);
     std::this_thread::sleep_for(std::chrono::duration<double>(s));
     return s;
   }
@@ -238,7 +229,7 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     row.sample(locals);
     const double combine_s = row.combine_alone();
 
-    const bool agreeing = std::getenv("RB_NCCL_UNSAFE_NO_AGREEMENT") == nullptr;
+    const bool agreeing = !faults().no_agreement;
     std::vector<gpu::ClockWatch> clocks;  // one per GPU of this process
     for (const auto& m : team.members()) {
       char bus[32] = {};
@@ -319,6 +310,11 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
   }
+}
+
+Faults& faults() {
+  static Faults f;
+  return f;
 }
 
 std::string probe(int gpus) {

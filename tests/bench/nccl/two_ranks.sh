@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # two_ranks.sh PROG [--no-agreement]: two processes of PROG, one GPU each, launched the way
-# torchrun does (RANK, WORLD_SIZE, LOCAL_RANK, a file rendezvous). Rank 1 gets random timing noise
-# (RB_NCCL_TEST_NOISE_US), so its stopping rule alone would take a different number of samples and
-# the collectives would lose their partners. Passes when both ranks exit 0 within the time limit,
-# report the same sample count for each of the 6 rows, and rank 1 wrote no JSON and no table.
+# torchrun does (RANK, WORLD_SIZE, LOCAL_RANK, a file rendezvous). PROG is reduce_bench_nccl_faults
+# (faults_from_env.cpp): reduce_bench that takes the faults of bench/nccl/faults.hpp from the
+# environment. Rank 1 gets random timing noise (RB_NCCL_TEST_NOISE_US), so its stopping rule alone
+# would take a different number of samples and the collectives would lose their partners. Passes
+# when both ranks exit 0 within the time limit, report the same sample count for each of the 6
+# rows, and rank 1 wrote no JSON and no table.
 # --no-agreement is the control: the agreement switched off (RB_NCCL_UNSAFE_NO_AGREEMENT), the
 # same run must go wrong (a rank fails or is cut off, or the counts differ) after both ranks had
 # started measuring; it passes when it does. Exit 77 (skipped) without two GPUs or the rows.
