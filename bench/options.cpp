@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <string_view>
+#include <vector>
 
 #include "common/sizes.hpp"
 
@@ -93,6 +94,119 @@ double parse_seconds(const std::string& flag, const std::string& text) {
   return v * scale;
 }
 
+// One of reduce_bench's flags: how it reads, what --help says, and what it sets. The table below
+// is both the parser and the help text, so neither can list a flag the other lacks.
+struct Flag {
+  std::string_view name;   // "--sizes"
+  std::string_view value;  // what --help shows after '=' ("LIST"); empty: the flag takes no value
+  bool rule;               // part of the stopping rule: excludes --benchmark_min_time
+  void (*set)(Options&, const std::string&);
+  std::string_view help;   // lines, each after the flag's column
+};
+
+constexpr std::size_t kHelpColumn = 21;
+
+const std::vector<Flag>& flags() {
+  static const std::vector<Flag> table = {
+      {"--sizes", "LIST", false,
+       [](Options& o, const std::string& v) {
+         try {
+           o.sizes = parse_size_list(v);
+           o.sizes_given = true;
+         } catch (const std::invalid_argument& e) {
+           throw UsageError(std::string("--sizes: ") + e.what());
+         }
+       },
+       "element counts, comma-separated: 1000, 1e6, 2^20, 4K/4M/4G (decimal),\n"
+       "4Ki/4Mi/4Gi (binary), A..B (A, 2A, 4A, ... <= B).\n"
+       "Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9; CPU backends\n"
+       "take those up to 2^22, then 2^24, 2^26, 2^28, unless --sizes is given."},
+      {"--dist", "NAME", false,
+       [](Options& o, const std::string& v) {
+         o.dist = parse_dist(v);
+         o.dist_given = true;
+       },
+       "synthetic input: harmonic (x[i] = 1/(i+1), default), uniform (signed,\n"
+       "[-1, 1)), normal (approximately N(0, 1)) or integers (nonzero, [-8, 8]:\n"
+       "summed exactly by any order); all but harmonic follow --seed"},
+      {"--seed", "S", false, [](Options& o, const std::string& v) { o.seed = parse_seed(v); },
+       "seed for --dist=uniform|normal|integers (default 42)"},
+      {"--offset", "K", false, [](Options& o, const std::string& v) { o.offset = parse_offset(v); },
+       "start the input K floats (0..64) past a 256-byte boundary, to measure and\n"
+       "test misaligned starts (default 0)"},
+      {"--input", "FILE", false, [](Options& o, const std::string& v) { o.input_path = v; },
+       "raw little-endian float32 values; the first n are summed"},
+      {"--precision", "P", true, [](Options& o, const std::string& v) { o.rule.target = parse_precision(v); },
+       "stop sampling a benchmark once the 95% confidence interval of its\n"
+       "median or of its mean is within +-P of it: 0.005 or 0.5% (default 0.5%)"},
+      {"--min_samples", "N", true,
+       [](Options& o, const std::string& v) { o.rule.min_samples = parse_count("--min_samples", v); },
+       "samples before the precision may stop it (default 10)"},
+      {"--max_samples", "N", true,
+       [](Options& o, const std::string& v) { o.rule.max_samples = parse_count("--max_samples", v); },
+       "samples after which it stops regardless (default 100000)"},
+      {"--max_time", "T", true,
+       [](Options& o, const std::string& v) { o.rule.max_seconds = parse_seconds("--max_time", v); },
+       "wall time after which it stops unless the target is in reach, at least\n"
+       "one sample taken: 0.2, 0.2s or 200ms (default 0.2s)"},
+      {"--timeout", "T", true,
+       [](Options& o, const std::string& v) { o.rule.timeout_seconds = parse_seconds("--timeout", v); },
+       "in reach: the samples the target is projected to need end within T of\n"
+       "wall time; T also caps every benchmark's sampling (default 1s; a T at or\n"
+       "below --max_time makes --max_time a hard cap)"},
+      {"--warmup", "T", true,
+       [](Options& o, const std::string& v) { o.rule.warmup_seconds = parse_seconds("--warmup", v); },
+       "CPU rows: untimed calls before the samples until the time per call stops\n"
+       "falling, at most T (default 0.1s); GPU rows take one warm-up launch\n"
+       "With --benchmark_min_time, Google Benchmark's own rule decides instead."},
+      {"--compare_min_time", "T", true,
+       [](Options& o, const std::string& v) { o.compare_min_time = parse_seconds("--compare_min_time", v); },
+       "run every benchmark twice in this process: by the stopping rule, and\n"
+       "by Google Benchmark's rule with min time T (named .../min_time:T), to\n"
+       "check one against the other on this machine"},
+      {"--gpus", "G|all", false,
+       [](Options& o, const std::string& v) {
+         o.gpus = v == "all" ? 0 : static_cast<int>(std::min<std::int64_t>(parse_count("--gpus", v), 1 << 20));
+       },
+       "GPUs (per process) of the nccl/* rows, which split n over them (default 1)"},
+      {"--rendezvous", "SPEC", false,
+       [](Options& o, const std::string& v) {
+         if (!v.starts_with("file:") && !v.starts_with("tcp:")) {
+           throw UsageError("invalid --rendezvous '" + v + "': expected file:PATH or tcp:HOST:PORT");
+         }
+         o.rendezvous = v;
+       },
+       "how ranks launched by srun or torchrun without MPI find rank 0:\n"
+       "file:PATH (shared filesystem) or tcp:HOST:PORT (docs/multi-gpu.md)"},
+      {"--list_backends", "", false, [](Options& o, const std::string&) { o.list_backends = true; },
+       "list every backend, and why any is unavailable here, then exit"},
+      {"--help", "", false, [](Options& o, const std::string&) { o.help = true; },
+       "this text, then Google Benchmark's"},
+  };
+  return table;
+}
+
+// The flag argv's argument names, with its value in `value`; nullptr when it is not one of ours.
+const Flag* match(std::string_view arg, std::string& value) {
+  if (arg == "-h") return &flags().back();
+  for (const Flag& f : flags()) {
+    if (f.value.empty() ? arg == f.name : take(arg, f.name, value)) return &f;
+  }
+  return nullptr;
+}
+
+// Google Benchmark's flags that reduce_bench reads too; they stay in argv for Google Benchmark.
+void note_benchmark_flag(std::string_view arg, Options& o) {
+  if (is_flag(arg, "--benchmark_min_time")) o.user_min_time = true;
+  for (const char* f : {"--benchmark_format", "--benchmark_color", "--benchmark_counters_tabular"}) {
+    if (is_flag(arg, f)) o.user_console_flags = true;
+  }
+  if (arg.starts_with("--benchmark_repetitions=")) {
+    o.repetitions = std::max(1, std::atoi(std::string(arg.substr(24)).c_str()));
+  }
+  if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true") o.list_tests = true;
+}
+
 }  // namespace
 
 const char* dist_name(Dist d) {
@@ -107,77 +221,24 @@ const char* dist_name(Dist d) {
 
 Options parse_options(int& argc, char** argv) {
   Options o;
-  bool dist_given = false;
-  const char* rule_given = nullptr;
+  std::string_view rule_given;
   int out = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     std::string value;
-    if (take(arg, "--sizes", value)) {
-      try {
-        o.sizes = parse_size_list(value);
-        o.sizes_given = true;
-      } catch (const std::invalid_argument& e) {
-        throw UsageError(std::string("--sizes: ") + e.what());
-      }
-    } else if (take(arg, "--dist", value)) {
-      o.dist = parse_dist(value);
-      dist_given = true;
-    } else if (take(arg, "--seed", value)) {
-      o.seed = parse_seed(value);
-    } else if (take(arg, "--offset", value)) {
-      o.offset = parse_offset(value);
-    } else if (take(arg, "--input", value)) {
-      o.input_path = value;
-    } else if (take(arg, "--precision", value)) {
-      o.rule.target = parse_precision(value);
-      rule_given = "--precision";
-    } else if (take(arg, "--min_samples", value)) {
-      o.rule.min_samples = parse_count("--min_samples", value);
-      rule_given = "--min_samples";
-    } else if (take(arg, "--max_samples", value)) {
-      o.rule.max_samples = parse_count("--max_samples", value);
-      rule_given = "--max_samples";
-    } else if (take(arg, "--compare_min_time", value)) {
-      o.compare_min_time = parse_seconds("--compare_min_time", value);
-      rule_given = "--compare_min_time";
-    } else if (take(arg, "--max_time", value)) {
-      o.rule.max_seconds = parse_seconds("--max_time", value);
-      rule_given = "--max_time";
-    } else if (take(arg, "--timeout", value)) {
-      o.rule.timeout_seconds = parse_seconds("--timeout", value);
-      rule_given = "--timeout";
-    } else if (take(arg, "--warmup", value)) {
-      o.rule.warmup_seconds = parse_seconds("--warmup", value);
-      rule_given = "--warmup";
-    } else if (take(arg, "--gpus", value)) {
-      o.gpus = value == "all" ? 0 : static_cast<int>(std::min<std::int64_t>(parse_count("--gpus", value), 1 << 20));
-    } else if (take(arg, "--rendezvous", value)) {
-      if (!value.starts_with("file:") && !value.starts_with("tcp:")) {
-        throw UsageError("invalid --rendezvous '" + value + "': expected file:PATH or tcp:HOST:PORT");
-      }
-      o.rendezvous = value;
-    } else if (arg == "--list_backends") {
-      o.list_backends = true;
-    } else if (arg == "--help" || arg == "-h") {
-      o.help = true;
+    if (const Flag* f = match(arg, value)) {
+      f->set(o, value);
+      if (f->rule) rule_given = f->name;
     } else {
-      if (is_flag(arg, "--benchmark_min_time")) o.user_min_time = true;
-      for (const char* f : {"--benchmark_format", "--benchmark_color", "--benchmark_counters_tabular"}) {
-        if (is_flag(arg, f)) o.user_console_flags = true;
-      }
-      if (arg.starts_with("--benchmark_repetitions=")) {
-        o.repetitions = std::max(1, std::atoi(std::string(arg.substr(24)).c_str()));
-      }
-      if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true") o.list_tests = true;
+      note_benchmark_flag(arg, o);
       argv[out++] = argv[i];  // not ours: Google Benchmark's, or unknown (reported later)
     }
   }
   argc = out;
-  if (dist_given && !o.input_path.empty()) {
+  if (o.dist_given && !o.input_path.empty()) {
     throw UsageError("--dist and --input exclude each other: the file is the input");
   }
-  if (rule_given && o.user_min_time) {
+  if (!rule_given.empty() && o.user_min_time) {
     throw UsageError(std::string(rule_given) + " and --benchmark_min_time exclude each other: the first sets "
                      "reduce_bench's stopping rule, the second selects Google Benchmark's");
   }
@@ -190,41 +251,19 @@ Options parse_options(int& argc, char** argv) {
 }
 
 std::string usage() {
-  return R"(usage: reduce_bench [reduce_bench flags] [Google Benchmark flags]
-
-reduce_bench flags:
-  --sizes=LIST       element counts, comma-separated: 1000, 1e6, 2^20, 4K/4M/4G (decimal),
-                     4Ki/4Mi/4Gi (binary), A..B (A, 2A, 4A, ... <= B).
-                     Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9; CPU backends
-                     take those up to 2^22, then 2^24, 2^26, 2^28, unless --sizes is given.
-  --dist=NAME        synthetic input: harmonic (x[i] = 1/(i+1), default), uniform (signed,
-                     [-1, 1)), normal (approximately N(0, 1)) or integers (nonzero, [-8, 8]:
-                     summed exactly by any order); all but harmonic follow --seed
-  --seed=S           seed for --dist=uniform|normal|integers (default 42)
-  --offset=K         start the input K floats (0..64) past a 256-byte boundary, to measure and
-                     test misaligned starts (default 0)
-  --input=FILE       raw little-endian float32 values; the first n are summed
-  --precision=P      stop sampling a benchmark once the 95% confidence interval of its
-                     median or of its mean is within +-P of it: 0.005 or 0.5% (default 0.5%)
-  --min_samples=N    samples before the precision may stop it (default 10)
-  --max_samples=N    samples after which it stops regardless (default 100000)
-  --max_time=T       wall time after which it stops unless the target is in reach, at least
-                     one sample taken: 0.2, 0.2s or 200ms (default 0.2s)
-  --timeout=T        in reach: the samples the target is projected to need end within T of
-                     wall time; T also caps every benchmark's sampling (default 1s; a T at or
-                     below --max_time makes --max_time a hard cap)
-  --warmup=T         CPU rows: untimed calls before the samples until the time per call stops
-                     falling, at most T (default 0.1s); GPU rows take one warm-up launch
-                     With --benchmark_min_time, Google Benchmark's own rule decides instead.
-  --compare_min_time=T  run every benchmark twice in this process: by the stopping rule, and
-                     by Google Benchmark's rule with min time T (named .../min_time:T), to
-                     check one against the other on this machine
-  --gpus=G|all       GPUs (per process) of the nccl/* rows, which split n over them (default 1)
-  --rendezvous=SPEC  how ranks launched by srun or torchrun without MPI find rank 0:
-                     file:PATH (shared filesystem) or tcp:HOST:PORT (docs/multi-gpu.md)
-  --list_backends    list every backend, and why any is unavailable here, then exit
-  --help             this text, then Google Benchmark's
-
+  std::string u = "usage: reduce_bench [reduce_bench flags] [Google Benchmark flags]\n\nreduce_bench flags:\n";
+  for (const Flag& f : flags()) {
+    std::string head = "  " + std::string(f.name);
+    if (!f.value.empty()) head += "=" + std::string(f.value);
+    head.resize(std::max(kHelpColumn, head.size() + 2), ' ');
+    std::string_view help = f.help;
+    for (bool first = true; !help.empty(); first = false) {
+      const std::size_t eol = std::min(help.find('\n'), help.size());
+      u += (first ? head : std::string(kHelpColumn, ' ')) + std::string(help.substr(0, eol)) + "\n";
+      help.remove_prefix(std::min(eol + 1, help.size()));
+    }
+  }
+  return u + R"(
 Benchmarks are named <backend>/<n>/<cold|hot>/manual_time; select them with
 --benchmark_filter=REGEX. JSON: --benchmark_out=FILE --benchmark_out_format=json.
 Exit status: 0 ok, 1 a benchmark failed verification or hit an error, 2 bad usage or input,

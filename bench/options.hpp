@@ -18,6 +18,7 @@ struct Options {
   std::vector<std::int64_t> sizes;  // sorted, unique
   bool sizes_given = false;         // --sizes given: every backend runs every size
   Dist dist = Dist::harmonic;
+  bool dist_given = false;          // --dist given (it excludes --input)
   std::uint64_t seed = 42;
   std::string input_path;           // --input: raw little-endian float32; empty = synthetic
   int offset = 0;                   // --offset: the input starts this many floats past alignment

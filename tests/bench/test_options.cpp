@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,38 @@ TEST(Options, RepetitionsAndSizesGivenAreRecorded) {
 TEST(Options, DistAndInputExcludeEachOther) {
   Argv a({"--dist=uniform", "--input=x.bin"});
   EXPECT_THROW(a.parse(), UsageError);
+}
+
+// The help is generated from the parser's own table: every flag it lists is parsed and removed,
+// a flag that takes a value refuses to go without one, and a flag that takes none is not
+// mistaken for a longer one.
+TEST(Options, EveryFlagInTheHelpIsParsed) {
+  std::istringstream help(rb::bench::usage());
+  int flags = 0;
+  for (std::string line; std::getline(help, line);) {
+    if (!line.starts_with("  --")) continue;
+    const std::string spec = line.substr(2, line.find(' ', 2) - 2);
+    const std::size_t eq = spec.find('=');
+    const std::string name = spec.substr(0, eq);
+    ++flags;
+    if (eq == std::string::npos) {
+      Argv a({name, "--benchmark_filter=x"});
+      a.parse();
+      EXPECT_EQ(a.rest(), (std::vector<std::string>{"--benchmark_filter=x"})) << name;
+      Argv longer({name + "_more"});
+      longer.parse();
+      EXPECT_EQ(longer.rest(), (std::vector<std::string>{name + "_more"})) << name;
+    } else {
+      try {
+        Argv({name}).parse();
+        ADD_FAILURE() << name << " accepted without a value";
+      } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("needs a value"), std::string::npos) << name << " -> " << e.what();
+      }
+    }
+  }
+  EXPECT_EQ(flags, 16);
+  EXPECT_TRUE(Argv({"-h"}).parse().help);
 }
 
 }  // namespace
