@@ -227,6 +227,7 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     if (!team.all_ok(ok)) throw std::runtime_error(ok ? "a local backend failed on another rank" : why);
     // Warm-up: module loading, libraries' first calls, NCCL's first use of this collective.
     row.sample(locals);
+    const double first_result = read_result(team, row.type);  // the determinism check's first call
     const double combine_s = row.combine_alone();
 
     const bool agreeing = !faults().no_agreement;
@@ -280,6 +281,10 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     m.peak_bytes_per_s = team.members().front().peak_bytes_per_s * team.world();
     m.stats = timing.stats;
     m.throttled = clock_v[0] > 0;
+    m.first_result = first_result;
+    // The combine adds no freedom: NCCL's order depends on the ranks and the algorithm it picks for
+    // the size, both fixed within a row.
+    m.promised = def.determinism;
     finish_case(state, session, c, ref, structure, m, [&] {
       std::string no_room;
       const bool room = team.make_exact(c.n, session.exact_seed(), o, no_room);

@@ -15,8 +15,9 @@
 //        agreed the same way (Team::all_ok) before any rank leaves the row.
 //   after (untimed):  the solo baseline (rank 0's local backend on its shard, the other GPUs idle,
 //        by the same rule: `solo_us`, `scaling_eff` = solo / row); the exact check (the integer
-//        input sharded the same way, one collective call) and the accuracy bound (the local
-//        structure at the longest shard plus the combine's additions), reference = the whole sum.
+//        input sharded the same way, one collective call), the accuracy bound (the local
+//        structure at the longest shard plus the combine's additions), reference = the whole sum,
+//        and the warm-up's sum against the last sample's, held to the local backend's promise.
 #include <benchmark/benchmark.h>
 
 #include <string>

@@ -1,7 +1,7 @@
 // The nccl/* rows through the real harness on every GPU of this machine (skipped without a GPU):
 // signed random input at odd sizes, both checks against the whole array's fp64 sum, a misaligned
-// start, and a local backend that drops one element, which the exact check must catch through the
-// combine.
+// start, a local backend that drops one element, which the exact check must catch through the
+// combine, and one whose bits change after its first call, which the determinism check must catch.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -49,6 +49,7 @@ void expect_rows_pass(int gpus, int offset) {
         EXPECT_EQ(out.kind, Kind::ok) << row << tail(n, mode) << ": " << out.message;
         EXPECT_EQ(out.exact, Outcome::Check::passed) << row << tail(n, mode);
         EXPECT_EQ(out.accuracy, Outcome::Check::passed) << row << tail(n, mode);
+        EXPECT_EQ(out.repeat, Outcome::Check::passed) << row << tail(n, mode);
         EXPECT_EQ(throttled.count(row + tail(n, mode)), 1u) << row << tail(n, mode) << ": no clock watch";
       }
     }
@@ -99,6 +100,45 @@ TEST(NcclRows, ALostElementFailsTheExactCheck) {
     const auto out = rb::test::outcome_of(session, std::string("t/nccl_drops_last/") + n + "/hot");
     EXPECT_EQ(out.kind, Kind::verification_failed) << n << ": " << out.message;
     EXPECT_EQ(out.exact, Outcome::Check::failed) << n;
+  }
+  nccl::release();
+}
+
+// Its first call sums the shard with cuda/onepass, every later call with cub: each call right, the
+// bits of the warm-up and of the last sample different, against a run_to_run promise.
+class ChangesOrderAfterFirst final : public gpu::GpuBackend {
+ public:
+  explicit ChangesOrderAfterFirst(const gpu::GpuProblem& p)
+      : first_(rb::test::by_name(gpu::registered_gpu_backends(), "cuda/onepass").make(p)),
+        later_(rb::test::by_name(gpu::registered_gpu_backends(), "cub").make(p)) {}
+  void enqueue(cudaStream_t s) override { (calls_++ == 0 ? first_ : later_)->enqueue(s); }
+  double result() override { return later_->result(); }
+  Structure structure() const override { return later_->structure(); }
+
+ private:
+  std::unique_ptr<gpu::GpuBackend> first_, later_;
+  int calls_ = 0;
+};
+
+TEST(NcclRows, ABrokenDeterminismPromiseFails) {
+  RB_REQUIRE_GPU();
+  Options o = rb::test::small_options({1'000'003, 4'194'305});
+  Session session(o);
+  const auto def = gpu::gpu_backend<ChangesOrderAfterFirst>("t/changes_order");
+  BackendEntry e;
+  e.name = "t/nccl_changes_order";
+  e.modes = {Mode::hot};
+  e.run = [&session, def](benchmark::State& s, const Case& c) {
+    nccl::run_case(s, session, def, nccl::Combine::allreduce, c);
+  };
+  rb::test::run_in_process(session, {e});
+  for (const char* n : {"1000003", "4194305"}) {
+    const auto out = rb::test::outcome_of(session, std::string("t/nccl_changes_order/") + n + "/hot");
+    EXPECT_EQ(out.kind, Kind::verification_failed) << n << ": " << out.message;
+    EXPECT_EQ(out.repeat, Outcome::Check::failed) << n;
+    EXPECT_EQ(out.exact, Outcome::Check::passed) << n;
+    EXPECT_EQ(out.accuracy, Outcome::Check::passed) << n;
+    EXPECT_NE(out.message.find("promises run_to_run"), std::string::npos) << out.message;
   }
   nccl::release();
 }
