@@ -83,25 +83,33 @@ class DropsLast final : public gpu::GpuBackend {
   std::unique_ptr<gpu::GpuBackend> inner_;
 };
 
-TEST(NcclRows, ALostElementFailsTheExactCheck) {
-  RB_REQUIRE_GPU();
-  Options o = rb::test::small_options({4097, 1'000'003});
-  o.gpus = 0;
+// Runs `Local` as the local backend of an nccl row (ncclAllReduce over `gpus` GPUs, 0: all), hot,
+// at each of `sizes`; returns each size's outcome in order.
+template <class Local>
+std::vector<Outcome> run_nccl_row(int gpus, const std::vector<std::int64_t>& sizes) {
+  Options o = rb::test::small_options(sizes);
+  o.gpus = gpus;
   Session session(o);
-  const auto def = gpu::gpu_backend<DropsLast>("t/drops_last");
+  const auto def = gpu::gpu_backend<Local>("t/local");
   BackendEntry e;
-  e.name = "t/nccl_drops_last";
+  e.name = "t/nccl";
   e.modes = {Mode::hot};
   e.run = [&session, def](benchmark::State& s, const Case& c) {
     nccl::run_case(s, session, def, nccl::Combine::allreduce, c);
   };
   rb::test::run_in_process(session, {e});
-  for (const char* n : {"4097", "1000003"}) {
-    const auto out = rb::test::outcome_of(session, std::string("t/nccl_drops_last/") + n + "/hot");
-    EXPECT_EQ(out.kind, Kind::verification_failed) << n << ": " << out.message;
-    EXPECT_EQ(out.exact, Outcome::Check::failed) << n;
-  }
+  std::vector<Outcome> out;
+  for (const auto n : sizes) out.push_back(rb::test::outcome_of(session, "t/nccl" + tail(n, "/hot")));
   nccl::release();
+  return out;
+}
+
+TEST(NcclRows, ALostElementFailsTheExactCheck) {
+  RB_REQUIRE_GPU();
+  for (const auto& out : run_nccl_row<DropsLast>(0, {4097, 1'000'003})) {
+    EXPECT_EQ(out.kind, Kind::verification_failed) << out.name << ": " << out.message;
+    EXPECT_EQ(out.exact, Outcome::Check::failed) << out.name;
+  }
 }
 
 // Its first call sums the shard with cuda/onepass, every later call with cub: each call right, the
@@ -122,25 +130,13 @@ class ChangesOrderAfterFirst final : public gpu::GpuBackend {
 
 TEST(NcclRows, ABrokenDeterminismPromiseFails) {
   RB_REQUIRE_GPU();
-  Options o = rb::test::small_options({1'000'003, 4'194'305});
-  Session session(o);
-  const auto def = gpu::gpu_backend<ChangesOrderAfterFirst>("t/changes_order");
-  BackendEntry e;
-  e.name = "t/nccl_changes_order";
-  e.modes = {Mode::hot};
-  e.run = [&session, def](benchmark::State& s, const Case& c) {
-    nccl::run_case(s, session, def, nccl::Combine::allreduce, c);
-  };
-  rb::test::run_in_process(session, {e});
-  for (const char* n : {"1000003", "4194305"}) {
-    const auto out = rb::test::outcome_of(session, std::string("t/nccl_changes_order/") + n + "/hot");
-    EXPECT_EQ(out.kind, Kind::verification_failed) << n << ": " << out.message;
-    EXPECT_EQ(out.repeat, Outcome::Check::failed) << n;
-    EXPECT_EQ(out.exact, Outcome::Check::passed) << n;
-    EXPECT_EQ(out.accuracy, Outcome::Check::passed) << n;
+  for (const auto& out : run_nccl_row<ChangesOrderAfterFirst>(1, {1'000'003, 4'194'305})) {
+    EXPECT_EQ(out.kind, Kind::verification_failed) << out.name << ": " << out.message;
+    EXPECT_EQ(out.repeat, Outcome::Check::failed) << out.name;
+    EXPECT_EQ(out.exact, Outcome::Check::passed) << out.name;
+    EXPECT_EQ(out.accuracy, Outcome::Check::passed) << out.name;
     EXPECT_NE(out.message.find("promises run_to_run"), std::string::npos) << out.message;
   }
-  nccl::release();
 }
 
 }  // namespace
