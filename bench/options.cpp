@@ -102,6 +102,7 @@ struct Flag {
   bool rule;               // part of the stopping rule: excludes --benchmark_min_time
   void (*set)(Options&, const std::string&);
   std::string_view help;   // lines, each after the flag's column
+  std::string_view alias = {};  // a short spelling of a flag without a value ("-h")
 };
 
 constexpr std::size_t kHelpColumn = 21;
@@ -181,16 +182,15 @@ const std::vector<Flag>& flags() {
       {"--list_backends", "", false, [](Options& o, const std::string&) { o.list_backends = true; },
        "list every backend, and why any is unavailable here, then exit"},
       {"--help", "", false, [](Options& o, const std::string&) { o.help = true; },
-       "this text, then Google Benchmark's"},
+       "this text, then Google Benchmark's", "-h"},
   };
   return table;
 }
 
 // The flag argv's argument names, with its value in `value`; nullptr when it is not one of ours.
 const Flag* match(std::string_view arg, std::string& value) {
-  if (arg == "-h") return &flags().back();
   for (const Flag& f : flags()) {
-    if (f.value.empty() ? arg == f.name : take(arg, f.name, value)) return &f;
+    if (f.value.empty() ? arg == f.name || (!f.alias.empty() && arg == f.alias) : take(arg, f.name, value)) return &f;
   }
   return nullptr;
 }
