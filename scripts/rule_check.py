@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """The stopping rule against Google Benchmark's own, and its stability (README "How it measures").
 
-  rule_check.py agree --paired FILE.json [--tolerance 0.01]
-      the same within one process: a run with --compare_min_time=T, whose twins (names ending in
-      /min_time:T) ran by Google Benchmark's rule beside the stopping rule's rows; medians over the
-      repetitions
+  rule_check.py agree --paired P1.json [P2.json ...] [--tolerance 0.01]
+      the same, each file one process run with --compare_min_time=T, whose twins (names ending in
+      /min_time:T) ran by Google Benchmark's rule beside the stopping rule's rows. Both rules of a
+      process share its launch offset (docs/methodology.md), so each file gives one pair; the
+      verdict is on the medians over every repetition of every file, and the table also gives each
+      process's own ratio and how far the processes spread under each rule; exit 1 when a pooled
+      ratio is outside the tolerance
   rule_check.py agree --rule R.json [R2.json ...] --mintime M.json [M2.json ...] [--tolerance 0.01]
       per benchmark: the median under the rule against the median under --benchmark_min_time
       (median_us, else real_time); with several files (one process each) the median over the files,
-      since at small n a process's buffer placement moves its times by a few per cent either way;
+      since at small n each process carries a launch offset of its own (docs/methodology.md);
       the ratio, the spread between processes, and whether the ratio is within the tolerance; exit 1
       when one is not
   rule_check.py cv REPS.json [--limit 0.005]
@@ -39,11 +42,17 @@ def per_rep(path, counter):
     return out
 
 
-def medians(path):
+def rep_medians(path):
+    """{name: [median_us per repetition]}; a row without the counter (a file Google Benchmark's
+    rule wrote before reduce_bench kept samples): its per-repetition means."""
     got = per_rep(path, "median_us")
     for name, vals in per_rep(path, "real_time").items():
-        got.setdefault(name, vals)  # a GB-rule file without the counter: its per-repetition means
-    return {k: statistics.median(v) for k, v in got.items()}
+        got.setdefault(name, vals)
+    return got
+
+
+def medians(path):
+    return {k: statistics.median(v) for k, v in rep_medians(path).items()}
 
 
 def over_files(paths):
@@ -65,7 +74,7 @@ TWIN_RE = re.compile(r"^(?P<base>.+)/min_time:[0-9.]+(?P<rest>/manual_time)?$")
 def paired(path):
     """({name: [median per repetition]} of the rule's rows, the same of the twins, by base name)."""
     rule, gb = {}, {}
-    for name, vals in per_rep(path, "median_us").items():
+    for name, vals in rep_medians(path).items():
         m = TWIN_RE.match(name)
         if m:
             gb[m.group("base") + (m.group("rest") or "")] = vals
@@ -74,29 +83,62 @@ def paired(path):
     return rule, gb
 
 
+def table_head(middle, tolerance):
+    cols = ["benchmark", "rule median µs", "min_time median µs", "ratio"] + middle + ["within ±{:g}%".format(100 * tolerance)]
+    return ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+
+
+def order(name):
+    """backend, then n, then mode (the interleaved runs write rows in a random order)."""
+    m = bench_json.NAME_RE.match(name)
+    return (m.group("backend"), int(m.group("n")), m.group("mode")) if m else (name, 0, "")
+
+
+def agree_paired(paths, tolerance):
+    """Pairs within each file, verdict on the pooled medians: (lines, worst |ratio - 1|)."""
+    per_file = [paired(p) for p in paths]
+    names = sorted((n for n in per_file[0][0] if all(n in r and n in g for r, g in per_file)), key=order)
+    lines = table_head(["processes", "ratio per process, lowest – highest", "repetitions (rule, min_time)",
+                        "spread between processes (rule, min_time)"], tolerance)
+    worst = 0.0
+    for name in names:
+        rule = [v for r, _ in per_file for v in r[name]]
+        gb = [v for _, g in per_file for v in g[name]]
+        r, g = statistics.median(rule), statistics.median(gb)
+        ratio = r / g if g > 0 else float("inf")
+        own = [statistics.median(rr[name]) / statistics.median(gg[name]) for rr, gg in per_file]
+        ok = abs(ratio - 1) <= tolerance
+        worst = max(worst, abs(ratio - 1))
+        lines.append("| {} | {:.3f} | {:.3f} | {:.4f} | {} | {:.4f} – {:.4f} | {}, {} | {:.1f}%, {:.1f}% | {} |".format(
+            name.replace("/manual_time", ""), r, g, ratio, len(paths), min(own), max(own), len(rule), len(gb),
+            100 * spread([statistics.median(rr[name]) for rr, _ in per_file]),
+            100 * spread([statistics.median(gg[name]) for _, gg in per_file]), "yes" if ok else "**no**"))
+    return lines, worst
+
+
 def agree(args):
     if args.paired:
-        rule, gb = paired(args.paired)
+        lines, worst = agree_paired(args.paired, args.tolerance)
     elif args.rule and args.mintime:
         rule, gb = over_files(args.rule), over_files(args.mintime)
+        lines = table_head(["processes (rule, min_time)", "spread between processes (rule, min_time)"], args.tolerance)
+        worst = 0.0
+        for name in rule:
+            if name not in gb:
+                continue
+            r, g = statistics.median(rule[name]), statistics.median(gb[name])
+            ratio = r / g if g > 0 else float("inf")
+            ok = abs(ratio - 1) <= args.tolerance
+            worst = max(worst, abs(ratio - 1))
+            lines.append("| {} | {:.3f} | {:.3f} | {:.4f} | {}, {} | {:.1f}%, {:.1f}% | {} |".format(
+                name.replace("/manual_time", ""), r, g, ratio, len(rule[name]), len(gb[name]),
+                100 * spread(rule[name]), 100 * spread(gb[name]), "yes" if ok else "**no**"))
     else:
-        print("rule_check.py agree: give --paired FILE, or --rule and --mintime", file=sys.stderr)
+        print("rule_check.py agree: give --paired FILE [FILE ...], or --rule and --mintime", file=sys.stderr)
         return 2
-    worst = 0.0
-    runs = "repetitions" if args.paired else "processes"
-    lines = ["| benchmark | rule median µs | min_time median µs | ratio | {0} (rule, min_time) | "
-             "spread between {0} (rule, min_time) | within ±{1:g}% |".format(runs, 100 * args.tolerance),
-             "|---|---|---|---|---|---|---|"]
-    for name in rule:
-        if name not in gb:
-            continue
-        r, g = statistics.median(rule[name]), statistics.median(gb[name])
-        ratio = r / g if g > 0 else float("inf")
-        ok = abs(ratio - 1) <= args.tolerance
-        worst = max(worst, abs(ratio - 1))
-        lines.append("| {} | {:.3f} | {:.3f} | {:.4f} | {}, {} | {:.1f}%, {:.1f}% | {} |".format(
-            name.replace("/manual_time", ""), r, g, ratio, len(rule[name]), len(gb[name]),
-            100 * spread(rule[name]), 100 * spread(gb[name]), "yes" if ok else "**no**"))
+    if len(lines) == 2:
+        print("rule_check.py agree: no benchmark in both rules", file=sys.stderr)
+        return 2
     print("\n".join(lines))
     print("\nlargest difference: {:.2f}%".format(100 * worst))
     return 0 if worst <= args.tolerance else 1
@@ -141,7 +183,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("agree")
-    a.add_argument("--paired")
+    a.add_argument("--paired", nargs="+")
     a.add_argument("--rule", nargs="+")
     a.add_argument("--mintime", nargs="+")
     a.add_argument("--tolerance", type=float, default=0.01)

@@ -30,6 +30,7 @@ KERNEL_TABLE = os.path.join(SCRIPTS, "kernel_table.py")
 CCCL_TABLE = os.path.join(SCRIPTS, "cccl_table.py")
 CPU_SUMMARY = os.path.join(SCRIPTS, "cpu_summary.py")
 TUNING_HISTORY = os.path.join(SCRIPTS, "tuning_history.py")
+RULE_CHECK = os.path.join(SCRIPTS, "rule_check.py")
 
 
 def run(*args, cwd=None):
@@ -381,6 +382,56 @@ class CommittedPage(unittest.TestCase):
         self.assertEqual(code, 0, err)
         self.assertEqual(out.replace("--commit {}`".format(sha), "--commit {} --out {}`".format(sha, m.group(2)), 1),
                          text)
+
+
+class RuleCheck(Case):
+    """rule_check.py agree --paired: both rules in each process; a per-process offset shared by the
+    two rules must not fail the check, a bias of the rule must."""
+
+    N = 1 << 20
+
+    def process(self, name, offset, bias, reps=3):
+        """One --compare_min_time process: its twin at offset * 5 us (plus jitter), the rule's rows
+        at (1 + bias) times that."""
+        rows = []
+        for mode, base in (("cold", 6.0), ("hot", 5.0)):
+            twin = [base * offset * (1 + 0.001 * r) for r in range(reps)]
+            for bench, times in ((fx.bench_name("cub", self.N, mode), [t * (1 + bias) for t in twin]),
+                                 (fx.bench_name("cub", self.N, mode + "/min_time:0.200"), twin)):
+                for r in fx.rows_for(bench, self.N, times):
+                    if r["run_type"] == "iteration":
+                        r["median_us"] = r["real_time"]
+                    rows.append(r)
+        return self.file(name, fx.sweep(rows))
+
+    def test_offsets_between_processes_cancel(self):
+        files = [self.process("p1.json", 1.00, 0.002), self.process("p2.json", 1.05, -0.002),
+                 self.process("p3.json", 0.97, 0.0)]
+        code, out, err = run(RULE_CHECK, "agree", "--paired", *files)
+        self.assertEqual(code, 0, out + err)
+        self.assertIn("| cub/1048576/cold | ", out)
+        self.assertIn("| 3 | 0.9980 – 1.0020 | 9, 9 | 7.8%, 8.0% | yes |", out)
+        # The same processes compared across files (rule of one, twin of another) would not agree.
+        code, out, _ = run(RULE_CHECK, "agree", "--rule", files[1], "--mintime", files[2])
+        self.assertEqual(code, 1, out)
+
+    def test_a_biased_rule_fails(self):
+        files = [self.process("p1.json", 1.0, 0.02), self.process("p2.json", 1.04, 0.02)]
+        code, out, _ = run(RULE_CHECK, "agree", "--paired", *files, "--tolerance", "0.01")
+        self.assertEqual(code, 1, out)
+        self.assertIn("**no**", out)
+        self.assertIn("largest difference: 2.00%", out)
+        code, out, _ = run(RULE_CHECK, "agree", "--paired", *files, "--tolerance", "0.025")
+        self.assertEqual(code, 0, out)
+
+    def test_bad_input(self):
+        lone = self.file("lone.json", fx.sweep(fx.rows_for(fx.bench_name("cub", self.N, "cold"), self.N, [6.0, 6.1])))
+        code, _, err = run(RULE_CHECK, "agree", "--paired", lone)
+        self.assertEqual(code, 2)
+        self.assertIn("no benchmark in both rules", err)
+        code, _, err = run(RULE_CHECK, "agree", "--paired", os.path.join(self.dir, "missing.json"))
+        self.assertEqual(code, 2)
+        self.assertIn("cannot read", err)
 
 
 if __name__ == "__main__":
