@@ -22,6 +22,7 @@
 """
 import argparse
 import re
+import signal
 import statistics
 import sys
 
@@ -83,56 +84,61 @@ def paired(path):
     return rule, gb
 
 
-def table_head(middle, tolerance):
-    cols = ["benchmark", "rule median µs", "min_time median µs", "ratio"] + middle + ["within ±{:g}%".format(100 * tolerance)]
-    return ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-
-
 def order(name):
     """backend, then n, then mode (the interleaved runs write rows in a random order)."""
     m = bench_json.NAME_RE.match(name)
     return (m.group("backend"), int(m.group("n")), m.group("mode")) if m else (name, 0, "")
 
 
-def agree_paired(paths, tolerance):
-    """Pairs within each file, verdict on the pooled medians: (lines, worst |ratio - 1|)."""
+def paired_rows(paths):
+    """Each file one process with both rules: pooled values, and per-process cells."""
     per_file = [paired(p) for p in paths]
     names = sorted((n for n in per_file[0][0] if all(n in r and n in g for r, g in per_file)), key=order)
-    lines = table_head(["processes", "ratio per process, lowest – highest", "repetitions (rule, min_time)",
-                        "spread between processes (rule, min_time)"], tolerance)
-    worst = 0.0
     for name in names:
+        own_r = [statistics.median(r[name]) for r, _ in per_file]
+        own_g = [statistics.median(g[name]) for _, g in per_file]
+        ratios = [a / b for a, b in zip(own_r, own_g)]
         rule = [v for r, _ in per_file for v in r[name]]
         gb = [v for _, g in per_file for v in g[name]]
+        yield name, rule, gb, [str(len(paths)), "{:.4f} – {:.4f}".format(min(ratios), max(ratios)),
+                               "{}, {}".format(len(rule), len(gb)),
+                               "{:.1f}%, {:.1f}%".format(100 * spread(own_r), 100 * spread(own_g))]
+
+
+def file_rows(rule_paths, gb_paths):
+    """One rule per file: the median of each file."""
+    rule, gb = over_files(rule_paths), over_files(gb_paths)
+    for name in rule:
+        if name in gb:
+            yield name, rule[name], gb[name], ["{}, {}".format(len(rule[name]), len(gb[name])),
+                                               "{:.1f}%, {:.1f}%".format(100 * spread(rule[name]), 100 * spread(gb[name]))]
+
+
+def table(rows, middle, tolerance):
+    """rows: (name, rule values, min_time values, middle cells); the verdict is on the medians of
+    the values. Returns (lines, worst |ratio - 1|)."""
+    cols = ["benchmark", "rule median µs", "min_time median µs", "ratio"] + middle + ["within ±{:g}%".format(100 * tolerance)]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    worst = 0.0
+    for name, rule, gb, cells in rows:
         r, g = statistics.median(rule), statistics.median(gb)
         ratio = r / g if g > 0 else float("inf")
-        own = [statistics.median(rr[name]) / statistics.median(gg[name]) for rr, gg in per_file]
-        ok = abs(ratio - 1) <= tolerance
         worst = max(worst, abs(ratio - 1))
-        lines.append("| {} | {:.3f} | {:.3f} | {:.4f} | {} | {:.4f} – {:.4f} | {}, {} | {:.1f}%, {:.1f}% | {} |".format(
-            name.replace("/manual_time", ""), r, g, ratio, len(paths), min(own), max(own), len(rule), len(gb),
-            100 * spread([statistics.median(rr[name]) for rr, _ in per_file]),
-            100 * spread([statistics.median(gg[name]) for _, gg in per_file]), "yes" if ok else "**no**"))
+        verdict = "yes" if abs(ratio - 1) <= tolerance else "**no**"
+        lines.append("| " + " | ".join([name.replace("/manual_time", ""), "{:.3f}".format(r), "{:.3f}".format(g),
+                                         "{:.4f}".format(ratio)] + cells + [verdict]) + " |")
     return lines, worst
 
 
 def agree(args):
     if args.paired:
-        lines, worst = agree_paired(args.paired, args.tolerance)
+        lines, worst = table(paired_rows(args.paired), ["processes", "ratio per process, lowest – highest",
+                                                        "repetitions (rule, min_time)",
+                                                        "spread between processes (rule, min_time)"], args.tolerance)
     elif args.rule and args.mintime:
-        rule, gb = over_files(args.rule), over_files(args.mintime)
-        lines = table_head(["processes (rule, min_time)", "spread between processes (rule, min_time)"], args.tolerance)
-        worst = 0.0
-        for name in rule:
-            if name not in gb:
-                continue
-            r, g = statistics.median(rule[name]), statistics.median(gb[name])
-            ratio = r / g if g > 0 else float("inf")
-            ok = abs(ratio - 1) <= args.tolerance
-            worst = max(worst, abs(ratio - 1))
-            lines.append("| {} | {:.3f} | {:.3f} | {:.4f} | {}, {} | {:.1f}%, {:.1f}% | {} |".format(
-                name.replace("/manual_time", ""), r, g, ratio, len(rule[name]), len(gb[name]),
-                100 * spread(rule[name]), 100 * spread(gb[name]), "yes" if ok else "**no**"))
+        lines, worst = table(file_rows(args.rule, args.mintime), ["processes (rule, min_time)",
+                                                                  "spread between processes (rule, min_time)"],
+                             args.tolerance)
     else:
         print("rule_check.py agree: give --paired FILE [FILE ...], or --rule and --mintime", file=sys.stderr)
         return 2
@@ -180,6 +186,7 @@ def targets(args):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # piped into head: stop quietly, no traceback
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
     a = sub.add_parser("agree")
