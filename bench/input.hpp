@@ -34,6 +34,12 @@ class HostBuffer {
   std::int64_t size_ = 0;
 };
 
+// Past the last element of every input buffer (host and device): room for the exact check's
+// poison, so that an over-read by a kernel reads kPoison (2^20: exact in float, and the integer
+// sums stay exact with it) and changes the exact sum at every n, the largest selected one included.
+inline constexpr std::int64_t kPadFloats = 64;
+inline constexpr float kPoison = 1048576.0f;
+
 struct InputFile {
   std::string path;
   std::int64_t count = 0;  // float32 values in the file

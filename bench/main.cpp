@@ -11,8 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "bench/ceiling.hpp"
 #include "bench/console.hpp"
 #include "bench/gpu/context.hpp"
+#include "bench/interrupt.hpp"
 #include "bench/measure.hpp"
 #include "bench/nccl/launch.hpp"
 #include "bench/options.hpp"
@@ -58,18 +60,24 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   benchmark::AddCustomContext("build_type", RB_BUILD_TYPE);
   benchmark::AddCustomContext("input", session.input_description());
   benchmark::AddCustomContext("verification",
-                              "exact: one untimed call per backend and n on nonzero integers in [-8, 8] "
-                              "(seed " + std::to_string(session.exact_seed()) + "), zero tolerance; accuracy: "
+                              "every call: each timed call's sum (and the warm-up's) within the stated bound, "
                               "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
-                              "structure each backend states, ref = compensated fp64; rel_tol absent: no bound below sum|x| exists; "
-                              "determinism: the warm-up call's and the last sample's sums compared bit for bit "
-                              "(counter repeatable), a failure where the backend promises run_to_run or gpu_to_gpu");
+                              "structure each backend states, ref = compensated fp64 (rel_tol absent: no bound at or "
+                              "below 1% of sum|x| exists), and bit for bit the warm-up's where the backend promises "
+                              "run_to_run or gpu_to_gpu (counters checked_calls, wrong_calls, repeatable); exact: per "
+                              "backend and n, the same backend over its own buffer refilled with nonzero integers in "
+                              "[-8, 8] of alternating parity, 2^20 poison past n, two data sets (seeds " +
+                              std::to_string(session.exact_seed(0)) + ", " + std::to_string(session.exact_seed(1)) +
+                              "), zero tolerance; ceilings: the median's bandwidth at most the row's ceiling (gpu_ceilings, "
+                              "cpu_ceiling)");
+  benchmark::AddCustomContext("cpu_ceiling", describe_cpu_ceiling());
   benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
   const StopRule& r = session.options().rule;
-  char rule[512];
+  char rule[768];
   std::snprintf(rule, sizeof rule,
-                "until the 95%% CI of the median (order statistics) or of the mean (Student t) is within +-%g%%, at least %lld and at most %lld samples, "
-                "at most %g s per benchmark unless the target is projected within %g s; real_time = mean of the samples",
+                "until the 95%% CI of the median (order statistics over the effective sample count k (1 - r1) / (1 + r1), r1 the lag-1 "
+                "rank autocorrelation's upper bound; at least 1.96 IQR / sqrt(k_eff)) is within +-%g%%, at least %lld and at most %lld samples, "
+                "at most %g s per benchmark unless the target is projected within %g s; real_time = median of the samples",
                 100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples),
                 r.max_seconds, r.timeout_seconds);
   std::string sampling = session.options().user_min_time
@@ -87,7 +95,7 @@ constexpr std::size_t kListed = 20;
 
 // The benchmarks the stopping rule left short of its target, with the precision they reached.
 void print_short_of(const Session& session, int sampled, const std::vector<const Outcome*>& short_of) {
-  std::fprintf(stderr, "reduce_bench: %d of %d benchmarks reached +-%g%% (95%% CI of the median or the mean)%s\n",
+  std::fprintf(stderr, "reduce_bench: %d of %d benchmarks reached +-%g%% (95%% CI of the median) and their minimum samples%s\n",
                sampled - static_cast<int>(short_of.size()), sampled, 100 * session.options().rule.target,
                short_of.empty() ? "" : "; not reached:");
   for (std::size_t i = 0; i < short_of.size() && i < kListed; ++i) {
@@ -97,6 +105,22 @@ void print_short_of(const Session& session, int sampled, const std::vector<const
   if (short_of.size() > kListed) {
     std::fprintf(stderr, "  and %zu more (target_met = 0 in the JSON)\n", short_of.size() - kListed);
   }
+}
+
+// Names whose repetitions' intervals do not overlap: each run's precision claim cannot hold for
+// all of them (Outcome::repetitions_disagree).
+void print_disagreeing(const std::vector<Outcome>& all) {
+  std::vector<const Outcome*> off;
+  for (const auto& o : all) {
+    if (o.by_rule && o.repetitions_disagree()) off.push_back(&o);
+  }
+  if (off.empty()) return;
+  std::fprintf(stderr, "reduce_bench: %zu benchmarks whose repetitions disagree beyond their precision:", off.size());
+  for (std::size_t i = 0; i < off.size() && i < kListed; ++i) {
+    std::fprintf(stderr, "\n  %s: one run's interval ends at %.4g us, another's starts at %.4g us",
+                 off[i]->name.c_str(), off[i]->lowest_high * 1e6, off[i]->highest_low * 1e6);
+  }
+  std::fprintf(stderr, "%s\n", off.size() > kListed ? "\n  ..." : "");
 }
 
 // The closing summary's sampling lines: the precision target (rows sampled by the stopping rule;
@@ -112,6 +136,7 @@ void summarize_sampling(const Session& session, const std::vector<Outcome>& all)
     if (!o.target_met) short_of.push_back(&o);
   }
   if (sampled > 0) print_short_of(session, sampled, short_of);
+  print_disagreeing(all);
   if (throttled.empty()) return;
   std::fprintf(stderr, "reduce_bench: %zu benchmarks ran with the SM clock below %.0f%% of its maximum (sm_mhz in the JSON):",
                throttled.size(), 100 * kThrottleFraction);
@@ -122,7 +147,8 @@ void summarize_sampling(const Session& session, const std::vector<Outcome>& all)
 int summarize(const Session& session) {
   using Check = Outcome::Check;
   int measured = 0, timing_only = 0, skipped = 0, failed = 0;
-  int exact = 0, exact_skipped = 0, within = 0, no_bound = 0;
+  int exact = 0, within = 0, no_bound = 0;
+  std::int64_t checked_calls = 0;
   std::string first_skip;
   const auto all = session.benchmarks();
   for (const auto& o : all) {
@@ -142,15 +168,15 @@ int summarize(const Session& session) {
         break;
     }
     exact += o.exact == Check::passed;
-    exact_skipped += o.exact == Check::skipped;
     within += o.accuracy == Check::passed;
     no_bound += o.accuracy == Check::no_bound;
+    checked_calls += o.checked_calls;
   }
   std::fprintf(stderr,
-               "reduce_bench: %d measured: %d exact (%d exact checks skipped), %d within stated bound, %d without a "
-               "bound (accuracy unchecked); %d timing only, %d skipped, %d failed (exact checks took %.1f s)\n",
-               measured + failed, exact, exact_skipped, within, no_bound, timing_only, skipped, failed,
-               session.exact_seconds());
+               "reduce_bench: %d measured: %d exact, %d within stated bound, %d without a bound; %lld calls checked; "
+               "%d timing only, %d skipped, %d failed (exact checks took %.1f s)\n",
+               measured + failed, exact, within, no_bound, static_cast<long long>(checked_calls), timing_only, skipped,
+               failed, session.exact_seconds());
   summarize_sampling(session, all);
   if (failed > 0) return kExitFailed;
   if (measured == 0 && timing_only == 0) {
@@ -175,7 +201,11 @@ int run(int argc, char** argv) {
     return kExitOk;
   }
   std::vector<char*> args(argv, argv + argc);
-  drop_output_flags(launch(), args);  // under a launcher, rank 0 alone writes --benchmark_out
+  drop_output_flags(init_launch(options.rendezvous), args);  // under a launcher, rank 0 alone writes --benchmark_out
+  if (const std::string why = unwritable_output(args); !why.empty()) {
+    std::fprintf(stderr, "reduce_bench: %s (see --help)\n", why.c_str());
+    return kExitUsage;
+  }
   std::string min_time = kOneIterationFlag;
   if (!options.user_min_time) args.push_back(min_time.data());
   args.push_back(nullptr);
@@ -215,6 +245,7 @@ int run(int argc, char** argv) {
                         !options.user_min_time && twins == 1);
   const auto console = launch().rank != 0 ? silent_reporter()
                                           : make_console_reporter(options.user_console_flags || options.list_tests);
+  install_interrupt_handlers();
   const std::size_t ran = console ? benchmark::RunSpecifiedBenchmarks(console.get()) : benchmark::RunSpecifiedBenchmarks();
   Progress::get().finish();
   benchmark::Shutdown();
@@ -223,7 +254,9 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "reduce_bench: no benchmark ran for --benchmark_filter='%s'\n", filter.c_str());
     return kExitNoMatch;
   }
-  return options.list_tests ? kExitOk : summarize(session);
+  if (options.list_tests) return kExitOk;
+  // Interrupted before any benchmark recorded an outcome: no summary, only the closing line.
+  return finish_interrupted(interrupted() && session.outcomes().empty() ? kExitOk : summarize(session));
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <map>
 #include <vector>
 
+#include "bench/interrupt.hpp"
+
 namespace rb::bench {
 namespace {
 
@@ -81,10 +83,10 @@ Timing measure(benchmark::State& state, const Sampling& how, const std::function
       if (agree) agree(dt, wall);
       run.add(dt);
       keep(dt);
-    } while (!run.done(wall));
-    const double mean = std::max(kOneIteration, run.sum() / static_cast<double>(run.count()));
-    state.SetIterationTime(mean);
-    t.seconds += mean;
+    } while (!run.done(wall) && !interrupted());  // a signal ends this benchmark's sampling (bench/interrupt.hpp)
+    const double median = std::max(kOneIteration, run.median());
+    state.SetIterationTime(median);
+    t.seconds += median;
   }
   t.stats = all.stats();
   if (log.on()) log.write(how.name, logged, at);
@@ -113,12 +115,15 @@ std::int64_t warm_up(const std::function<double()>& call, double max_seconds) {
 
 void report_stats(benchmark::State& state, const SampleStats& s) {
   state.counters["samples"] = static_cast<double>(s.count);
+  state.counters["mean_us"] = s.mean * 1e6;
   state.counters["median_us"] = s.median * 1e6;
   state.counters["p10_us"] = s.p10 * 1e6;
   state.counters["p90_us"] = s.p90 * 1e6;
   state.counters["min_us"] = s.min * 1e6;
   state.counters["precision"] = s.precision;
   state.counters["target_met"] = s.target_met ? 1.0 : 0.0;
+  state.counters["lag1"] = s.lag1;
+  state.counters["correlated"] = s.correlated ? 1.0 : 0.0;
 }
 
 }  // namespace rb::bench

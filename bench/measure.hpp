@@ -41,8 +41,9 @@ struct Sampling {
 Sampling sampling_for(const Options& options, const Case& c);
 
 // `sample()` runs one timed call and returns its seconds. Without gb_rule the samples follow the
-// rule and each Google Benchmark iteration's time is their mean, so real_time stays a mean over
-// every sample; with it each iteration is one sample.
+// rule and each Google Benchmark iteration's time is their median, so real_time is the median the
+// rule's precision is about (one 10x outlier in 100 samples would move a mean by 9%); with it each
+// iteration is one sample, and real_time is Google Benchmark's mean over the iterations.
 //
 // RB_SAMPLES=FILE (a diagnostic) appends every sample as "name,run,index,ns,at_ns": at_ns is when
 // it ended, from the start of its run, and `run` counts the runs of that name in this process
@@ -62,8 +63,9 @@ inline constexpr double kWarmBlock = 0.005;
 inline constexpr double kWarmTolerance = 0.01;
 std::int64_t warm_up(const std::function<double()>& call, double max_seconds);
 
-// The per-benchmark statistics as counters: samples, median_us, p10_us, p90_us, min_us,
-// precision (relative half-width of the median's 95% CI) and target_met (1 or 0).
+// The per-benchmark statistics as counters: samples, mean_us, median_us, p10_us, p90_us, min_us,
+// precision (relative half-width of the median's 95% CI), target_met (1 or 0), lag1 (the samples'
+// lag-1 rank autocorrelation) and correlated (1 or 0); bench/sampling.hpp: SampleStats.
 void report_stats(benchmark::State& state, const SampleStats& stats);
 
 }  // namespace rb::bench

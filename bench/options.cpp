@@ -76,7 +76,9 @@ std::int64_t parse_count(const std::string& flag, const std::string& text) {
   return v;
 }
 
-// Seconds: "0.25", "0.25s" or "250ms".
+constexpr double kMaxSeconds = 3600;
+
+// Seconds: "0.25", "0.25s" or "250ms", at most kMaxSeconds.
 double parse_seconds(const std::string& flag, const std::string& text) {
   std::string number = text;
   double scale = 1;
@@ -91,6 +93,8 @@ double parse_seconds(const std::string& flag, const std::string& text) {
   if (ec != std::errc() || ptr != number.data() + number.size() || !(v > 0)) {
     throw UsageError("invalid " + flag + " '" + text + "': expected a positive time, e.g. 0.25s or 250ms");
   }
+  // Every time flag caps something: inf (or a typo of hours) would let one benchmark run forever.
+  if (!(v * scale <= kMaxSeconds)) throw UsageError("invalid " + flag + " '" + text + "': at most 3600s (an hour per benchmark)");
   return v * scale;
 }
 
@@ -139,10 +143,18 @@ const std::vector<Flag>& flags() {
        "raw little-endian float32 values; the first n are summed"},
       {"--precision", "P", true, [](Options& o, const std::string& v) { o.rule.target = parse_precision(v); },
        "stop sampling a benchmark once the 95% confidence interval of its\n"
-       "median or of its mean is within +-P of it: 0.005 or 0.5% (default 0.5%)"},
+       "median is within +-P of it: 0.005 or 0.5% (default 0.5%); order\n"
+       "statistics, widened when successive samples are correlated"},
       {"--min_samples", "N", true,
-       [](Options& o, const std::string& v) { o.rule.min_samples = parse_count("--min_samples", v); },
-       "samples before the precision may stop it (default 10)"},
+       [](Options& o, const std::string& v) {
+         const std::int64_t n = parse_count("--min_samples", v);
+         if (n < kFirstInterval) {
+           throw UsageError("invalid --min_samples '" + v + "': below " + std::to_string(kFirstInterval) +
+                            ", the fewest samples with a 95% interval of the median");
+         }
+         o.rule.min_samples = n;
+       },
+       "samples before the precision may stop it, 6 or more (default 20)"},
       {"--max_samples", "N", true,
        [](Options& o, const std::string& v) { o.rule.max_samples = parse_count("--max_samples", v); },
        "samples after which it stops regardless (default 100000)"},
@@ -153,8 +165,8 @@ const std::vector<Flag>& flags() {
       {"--timeout", "T", true,
        [](Options& o, const std::string& v) { o.rule.timeout_seconds = parse_seconds("--timeout", v); },
        "in reach: the samples the target is projected to need end within T of\n"
-       "wall time; T also caps every benchmark's sampling (default 1s; a T at or\n"
-       "below --max_time makes --max_time a hard cap)"},
+       "wall time; T also caps every benchmark's sampling (default 1s, at most\n"
+       "3600s; a T at or below --max_time makes --max_time a hard cap)"},
       {"--warmup", "T", true,
        [](Options& o, const std::string& v) { o.rule.warmup_seconds = parse_seconds("--warmup", v); },
        "CPU rows: untimed calls before the samples until the time per call stops\n"
@@ -266,8 +278,11 @@ std::string usage() {
   return u + R"(
 Benchmarks are named <backend>/<n>/<cold|hot>/manual_time; select them with
 --benchmark_filter=REGEX. JSON: --benchmark_out=FILE --benchmark_out_format=json.
-Exit status: 0 ok, 1 a benchmark failed verification or hit an error, 2 bad usage or input,
-3 the filter matched no benchmark, 4 every selected benchmark was skipped.
+Exit status: 0 ok, 1 a benchmark failed verification or hit an error, 2 bad usage or input
+(or a --benchmark_out file that cannot be written), 3 the filter matched no benchmark, 4 every
+selected benchmark was skipped, 5 interrupted by SIGINT or SIGTERM with no failure so far (the
+benchmark running ends early, the rest are skipped, the JSON holds what was measured; a second
+signal stops at once).
 )";
 }
 

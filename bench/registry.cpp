@@ -7,6 +7,7 @@
 
 #include "bench/cpu/runner.hpp"
 #include "bench/gpu/context.hpp"
+#include "bench/interrupt.hpp"
 #include "bench/progress.hpp"
 
 namespace rb::bench {
@@ -70,6 +71,7 @@ void register_cases(const std::vector<Case>& cases, const std::vector<BackendEnt
     }
     for (const Case& c : runs) {
       auto* b = benchmark::RegisterBenchmark(base.name().c_str(), [run = e->run, c](benchmark::State& s) {
+        if (interrupted()) return skip_interrupted(s, c.name());  // SIGINT/SIGTERM: the rest are not run
         Progress::get().begin(c.name());
         run(s, c);
         Progress::get().end();

@@ -1,5 +1,7 @@
 #include "bench/report.hpp"
 
+#include <cstdio>
+
 #include "bench/measure.hpp"
 #include "bench/verify.hpp"
 
@@ -7,7 +9,7 @@ namespace rb::bench {
 
 void finish_case(benchmark::State& state, Session& session, const Case& c, const Reference& ref,
                  const Structure& structure, const Measurement& m,
-                 const std::function<double()>& sum_exact_input) {
+                 const std::function<double(int set)>& sum_exact) {
   state.counters["n"] = static_cast<double>(c.n);
   report_stats(state, m.stats);
   Outcome o{c.name(), Outcome::Kind::ok, {}};
@@ -16,6 +18,7 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
   o.precision = m.stats.precision;
   o.target_met = m.stats.target_met;
   o.throttled = m.throttled;
+  o.median = m.stats.median;
   if (structure.acc == Accumulator::none) {  // a timing floor that reads nothing and sums nothing
     o.message = "timing only: computes no sum";
     session.record(std::move(o));
@@ -27,31 +30,50 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
   if (m.peak_bytes_per_s > 0 && m.seconds > 0) {
     state.counters["pct_peak"] = 100.0 * static_cast<double>(bytes) / m.seconds / m.peak_bytes_per_s;
   }
+  const auto note = [&o](const std::string& why) { o.message += (o.message.empty() ? "" : "; ") + why; };
+  bool failed = false;
 
-  const Verdict accuracy = check_accuracy(m.result, ref, structure);
-  state.counters["rel_err"] = accuracy.rel_err;
-  if (accuracy.rel_tol) state.counters["rel_tol"] = *accuracy.rel_tol;
-  o.accuracy = !accuracy.ok ? Outcome::Check::failed
-               : accuracy.rel_tol ? Outcome::Check::passed
-                                  : Outcome::Check::no_bound;
-  const ExactResult& exact = session.exact_check(c, sum_exact_input);
-  o.exact = exact.check;
-  state.counters["exact"] = exact.check == Outcome::Check::passed ? 1.0 : 0.0;
-
-  Repeat repeat{true, true, {}};
-  if (m.first_result) {
-    repeat = check_repeatable(*m.first_result, m.result, m.promised);
-    state.counters["repeatable"] = repeat.repeatable ? 1.0 : 0.0;
-    o.repeat = m.promised == Determinism::not_guaranteed ? Outcome::Check::skipped
-               : repeat.ok                              ? Outcome::Check::passed
-                                                        : Outcome::Check::failed;
+  if (m.ceiling.bytes_per_s > 0 && m.stats.median > 0) {
+    const double rate = 4.0 * static_cast<double>(c.n) / m.stats.median;
+    o.ceiling = rate > m.ceiling.bytes_per_s ? Outcome::Check::failed : Outcome::Check::passed;
+    if (o.ceiling == Outcome::Check::failed) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "faster than physics: %.0f GB/s (median %.3g us) is above the ", rate / 1e9,
+                    m.stats.median * 1e6);
+      note(buf + m.ceiling.what + ": the row cannot have read its input");
+      failed = true;
+    }
   }
 
-  const auto note = [&o](const std::string& why) { o.message += (o.message.empty() ? "" : "; ") + why; };
-  if (exact.check != Outcome::Check::passed) note(exact.message);
-  if (!accuracy.ok) note(accuracy.message);
-  if (!repeat.ok) note(repeat.message);
-  if (exact.check == Outcome::Check::failed || !accuracy.ok || !repeat.ok) {
+  const CallsVerdict calls = check_calls(m.first_result, m.calls, ref, structure, m.promised);
+  state.counters["rel_err"] = calls.worst.rel_err;
+  if (calls.worst.rel_tol) state.counters["rel_tol"] = *calls.worst.rel_tol;
+  state.counters["wrong_calls"] = static_cast<double>(calls.wrong);
+  state.counters["repeatable"] = calls.repeatable ? 1.0 : 0.0;
+  o.accuracy = !calls.worst.ok ? Outcome::Check::failed
+               : calls.worst.rel_tol ? Outcome::Check::passed
+                                     : Outcome::Check::no_bound;
+  o.repeat = m.promised == Determinism::not_guaranteed ? Outcome::Check::skipped
+             : calls.repeatable                         ? Outcome::Check::passed
+                                                        : Outcome::Check::failed;
+  o.calls = calls.ok ? Outcome::Check::passed : Outcome::Check::failed;
+  if (!calls.ok) {
+    note(calls.message);
+    failed = true;
+  }
+
+  const ExactResult& exact = session.exact_check(c, sum_exact);
+  o.exact = exact.check;
+  state.counters["exact"] = exact.check == Outcome::Check::passed ? 1.0 : 0.0;
+  if (exact.check != Outcome::Check::passed) {
+    note(exact.message);
+    failed = true;  // a check that could not run fails the row too: exit 0 means every check passed
+  }
+  // The calls this row's verdict rests on: the timed ones, the warm-up's and the exact check's
+  // (shared by the cold and hot rows of a backend and n).
+  o.checked_calls = calls.checked + 1 + Session::kExactSets;
+  state.counters["checked_calls"] = static_cast<double>(o.checked_calls);
+  if (failed) {
     o.kind = Outcome::Kind::verification_failed;
     state.SkipWithError(o.message.c_str());
   }

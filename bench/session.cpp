@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <new>
 
 #include "common/parallel.hpp"
@@ -34,23 +35,25 @@ std::string format_bytes(double bytes) {
   return buf;
 }
 
-Session::Session(Options options)
-    : options_(std::move(options)),
-      scan_(chunk_source()),
-      exact_scan_(exact_source()) {
+Session::Session(Options options) : options_(std::move(options)), scan_(chunk_source()) {
   if (!options_.input_path.empty()) file_ = inspect_input_file(options_.input_path);
+  exact_references_.resize(kExactSets);
+  for (int set = 0; set < kExactSets; ++set) exact_scans_.emplace_back(exact_source(set));
 }
 
 ChunkSource Session::chunk_source() const {
   return [this](std::int64_t b, std::int64_t e, float* scratch) { return read_chunk(b, e, scratch); };
 }
 
-ChunkSource Session::exact_source() const {
-  return [this](std::int64_t b, std::int64_t e, float* scratch) -> const float* {
-    if (e <= exact_host_.count) return exact_host_.buffer.data() + options_.offset + b;
-    generate(Dist::integers, exact_seed(), scratch, b, e);
+ChunkSource Session::exact_source(int set) const {
+  return [this, set](std::int64_t b, std::int64_t e, float* scratch) -> const float* {
+    generate(Dist::integers, exact_seed(set), scratch, b, e);
     return scratch;
   };
+}
+
+std::uint64_t Session::exact_seed(int set) const noexcept {
+  return set == 0 ? options_.seed : rb::synth::mix(options_.seed + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(set));
 }
 
 const float* Session::read_chunk(std::int64_t b, std::int64_t e, float* scratch) const {
@@ -59,8 +62,8 @@ const float* Session::read_chunk(std::int64_t b, std::int64_t e, float* scratch)
     return scratch;
   }
   // Resident when the host copy holds it (it is needed anyway for the CPU backends and the GPU
-  // upload), read straight from the file otherwise.
-  if (e <= host_.count) return host_.buffer.data() + options_.offset + b;
+  // upload) and holds the input, read straight from the file otherwise.
+  if (e <= host_.count && host_.dirty == 0) return host_.buffer.data() + options_.offset + b;
   read_input_range(*file_, scratch, b, e);
   return scratch;
 }
@@ -104,79 +107,95 @@ const Reference& Session::reference(std::int64_t n) {
   return scan_to(scan_, references_, n, chunk_source());
 }
 
-const Reference& Session::exact_reference(std::int64_t n) {
-  return scan_to(exact_scan_, exact_references_, n, exact_source());
-}
-
-const float* Session::host_copy(HostCopy& copy, std::int64_t n, const char* what,
-                                const std::function<void(float*, std::int64_t)>& fill) {
-  if (n > copy.count && copy.limit.empty()) {
-    std::int64_t want = 0;
-    for (const auto s : selected_) {
-      if (holds(s)) want = std::max(want, s);
-    }
-    const std::int64_t room = (available_host_bytes() - kHostReserve) / 4;
-    std::int64_t cap = 0;
-    for (const auto s : selected_) {
-      if (s <= want && s <= room) cap = std::max(cap, s);
-    }
-    if (cap < want) {
-      copy.limit = "needs " + format_bytes(4.0 * static_cast<double>(want)) + " of host memory for " + what + ", " +
-                   format_bytes(std::max(0.0, static_cast<double>(room) * 4)) + " available";
-    }
-    try {
-      HostBuffer buf(cap + options_.offset);
-      fill(buf.data() + options_.offset, cap);
-      copy.buffer = std::move(buf);
-      copy.count = cap;
-    } catch (const std::bad_alloc&) {
-      copy.limit = "could not map " + format_bytes(4.0 * static_cast<double>(cap)) + " of host memory for " + what;
-    }
-  }
-  if (n > copy.count) {
-    throw Skip("n = " + std::to_string(n) + " " + (copy.limit.empty() ? "was not selected" : copy.limit));
-  }
-  return copy.buffer.data() + options_.offset;
+const Reference& Session::exact_reference(std::int64_t n, int set) {
+  return scan_to(exact_scans_.at(static_cast<std::size_t>(set)), exact_references_[static_cast<std::size_t>(set)], n,
+                 exact_source(set));
 }
 
 namespace {
 
-void fill_synthetic(Dist dist, std::uint64_t seed, float* dst, std::int64_t count) {
-  parallel_for((count + kFillChunk - 1) / kFillChunk, [&](std::int64_t c) {
-    const std::int64_t b = c * kFillChunk;
-    generate(dist, seed, dst + b, b, std::min(count, b + kFillChunk));
+void fill_synthetic(Dist dist, std::uint64_t seed, float* dst, std::int64_t begin, std::int64_t end) {
+  parallel_for((end - begin + kFillChunk - 1) / kFillChunk, [&](std::int64_t c) {
+    const std::int64_t b = begin + c * kFillChunk;
+    generate(dist, seed, dst + (b - begin), b, std::min(end, b + kFillChunk));
   });
 }
 
 }  // namespace
 
+void Session::fill_input(float* dst, std::int64_t begin, std::int64_t end) const {
+  if (!file_) return fill_synthetic(options_.dist, options_.seed, dst, begin, end);
+  if (begin == 0) return read_input_file(*file_, dst, end);
+  read_input_range(*file_, dst, begin, end);
+}
+
 const float* Session::host_data(std::int64_t n) {
   require_input(n);
-  return host_copy(host_, n, "the input", [this](float* dst, std::int64_t count) {
-    if (file_) read_input_file(*file_, dst, count);
-    else fill_synthetic(options_.dist, options_.seed, dst, count);
-  });
+  restore_host();
+  if ((n > host_.count || host_.buffer.data() == nullptr) && host_.limit.empty()) {
+    std::int64_t want = 0;
+    for (const auto s : selected_) {
+      if (holds(s)) want = std::max(want, s);
+    }
+    const std::int64_t room = (available_host_bytes() - kHostReserve) / 4 - options_.offset - kPadFloats;
+    std::int64_t cap = 0;
+    for (const auto s : selected_) {
+      if (s <= want && s <= room) cap = std::max(cap, s);
+    }
+    if (cap < want) {
+      host_.limit = "of host memory for the input, " + format_bytes(std::max(0.0, static_cast<double>(room) * 4)) + " available";
+    }
+    try {
+      HostBuffer buf(cap + options_.offset + kPadFloats);  // the mapping is zero-filled: the padding too
+      fill_input(buf.data() + options_.offset, 0, cap);
+      host_.buffer = std::move(buf);
+      host_.count = cap;
+    } catch (const std::bad_alloc&) {
+      host_.limit = "of host memory for the input: the mapping failed";
+    }
+  }
+  if (n > host_.count) {
+    throw Skip("n = " + std::to_string(n) + (host_.limit.empty() ? " was not selected"
+                                              : " needs " + format_bytes(4.0 * static_cast<double>(n)) + " " + host_.limit));
+  }
+  return host_.buffer.data() + options_.offset;
 }
 
-const float* Session::exact_host_data(std::int64_t n) {
-  return host_copy(exact_host_, n, "the exact check's integers", [this](float* dst, std::int64_t count) {
-    fill_synthetic(Dist::integers, exact_seed(), dst, count);
-  });
+void Session::fill_exact_host(std::int64_t n, int set) {
+  float* x = const_cast<float*>(host_data(n));
+  host_.dirty = std::max(host_.dirty, n + kPadFloats);
+  fill_synthetic(Dist::integers, exact_seed(set), x, 0, n);
+  std::fill(x + n, x + n + kPadFloats, kPoison);
 }
 
-const ExactResult& Session::exact_check(const Case& c, const std::function<double()>& sum_exact_input) {
+void Session::restore_host() {
+  if (host_.dirty == 0) return;
+  float* x = host_.buffer.data() + options_.offset;
+  const std::int64_t dirty = host_.dirty, input_end = std::min(dirty, host_.count);
+  host_.dirty = 0;
+  fill_input(x, 0, input_end);
+  std::fill(x + input_end, x + std::max(input_end, dirty), 0.0f);  // the padding past the largest n
+}
+
+const ExactResult& Session::exact_check(const Case& c, const std::function<double(int set)>& sum_exact) {
   const auto key = std::make_pair(c.backend, c.n);
   if (const auto it = exact_.find(key); it != exact_.end()) return it->second;
   const auto t0 = std::chrono::steady_clock::now();
   ExactResult r;
+  r.check = Outcome::Check::passed;
   try {
-    const double got = sum_exact_input();
-    const Verdict v = check_exact(got, exact_reference(c.n));
-    r.check = v.ok ? Outcome::Check::passed : Outcome::Check::failed;
-    r.message = v.message;
+    for (int set = 0; set < kExactSets && r.check == Outcome::Check::passed; ++set) {
+      const double got = sum_exact(set);
+      const Verdict v = check_exact(got, exact_reference(c.n, set));
+      if (!v.ok) {
+        r.check = Outcome::Check::failed;
+        r.message = v.message + " (data set " + std::to_string(set + 1) + " of " + std::to_string(kExactSets) +
+                    ", seed " + std::to_string(exact_seed(set)) + ")";
+      }
+    }
   } catch (const Skip& e) {
     r.check = Outcome::Check::skipped;
-    r.message = std::string("exact check skipped: ") + e.what();
+    r.message = std::string("exact check could not run: ") + e.what();
   }
   exact_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return exact_[key] = std::move(r);
@@ -199,6 +218,8 @@ std::vector<Outcome> Session::benchmarks() const {
     const auto [it, fresh] = index.try_emplace(o.name, out.size());
     if (fresh) {
       out.push_back(o);
+      out.back().lowest_high = o.samples > 0 ? o.median * (1 + o.precision) : std::numeric_limits<double>::infinity();
+      out.back().highest_low = o.samples > 0 ? o.median * (1 - o.precision) : 0.0;
       continue;
     }
     Outcome& kept = out[it->second];
@@ -208,7 +229,13 @@ std::vector<Outcome> Session::benchmarks() const {
     const double precision = std::max(kept.precision, o.precision);
     const bool target_met = both_sampled ? kept.target_met && o.target_met : kept.target_met || o.target_met;
     const bool throttled = kept.throttled || o.throttled;
+    const double lowest_high = o.samples > 0 ? std::min(kept.lowest_high, o.median * (1 + o.precision)) : kept.lowest_high;
+    const double highest_low = o.samples > 0 ? std::max(kept.highest_low, o.median * (1 - o.precision)) : kept.highest_low;
+    const std::int64_t checked_calls = kept.checked_calls + o.checked_calls;
     if (rank(o.kind) > rank(kept.kind)) kept = o;
+    kept.lowest_high = lowest_high;
+    kept.highest_low = highest_low;
+    kept.checked_calls = checked_calls;
     kept.samples = samples;
     kept.precision = precision;
     kept.target_met = target_met;

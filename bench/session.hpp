@@ -49,6 +49,11 @@ struct Outcome {
   // The determinism check (bench/verify.hpp): passed or failed where the row promised run_to_run
   // or more and had two calls to compare; skipped where it promised nothing.
   Check repeat = Check::none;
+  // The per-call check (bench/verify.hpp: check_calls) and the ceiling of the row's regime
+  // (bench/ceiling.hpp); calls counts the calls whose sums were checked (timed, warm-up, exact).
+  Check calls = Check::none;
+  Check ceiling = Check::none;
+  std::int64_t checked_calls = 0;
   // The stopping rule's result (bench/sampling.hpp); samples 0 for a run that never got there.
   // by_rule false: Google Benchmark's rule decided the samples (its probes are runs too).
   bool by_rule = true;
@@ -56,6 +61,11 @@ struct Outcome {
   double precision = 0;
   bool target_met = false;
   bool throttled = false;
+  // The run's median and precision, for the repetitions' agreement: the summary lists a name whose
+  // runs' intervals [median (1 - precision), median (1 + precision)] do not all overlap.
+  double median = 0;
+  double lowest_high = 0, highest_low = 0;  // over the runs merged into this outcome
+  bool repetitions_disagree() const noexcept { return highest_low > lowest_high; }
 };
 
 // The exact check of one (backend, n): run once, whatever the mode and however often Google
@@ -89,16 +99,21 @@ class Session {
   // above that.
   const float* host_data(std::int64_t n);
 
-  // The exact check's data (--dist=integers with this run's seed, whatever the input), in host
-  // memory like host_data, and its sum (exact: integers far below 2^53).
-  const float* exact_host_data(std::int64_t n);
-  const Reference& exact_reference(std::int64_t n);
-  std::uint64_t exact_seed() const noexcept { return options_.seed; }
+  // The exact check (bench/verify.hpp): kExactSets data sets of integers (--dist=integers) with
+  // seeds of their own, written over the timed input in place.
+  static constexpr int kExactSets = 2;
+  std::uint64_t exact_seed(int set) const noexcept;
+  const Reference& exact_reference(std::int64_t n, int set);
+  // Writes set `set`'s integers over host_data(n)'s x[0, n) and kPoison over the kPadFloats after
+  // it; the next host_data() or restore_host() puts the input back.
+  void fill_exact_host(std::int64_t n, int set);
+  void restore_host();
 
-  // Runs `sum_exact_input` once per (backend, n) and compares its result with
-  // exact_reference(n); later calls return the first verdict. A Skip from it (no memory for the
-  // second buffer) is a skipped check, not a skipped benchmark. Its wall time is counted.
-  const ExactResult& exact_check(const Case& c, const std::function<double()>& sum_exact_input);
+  // Runs `sum_exact(set)` for every set once per (backend, n) and compares each result with
+  // exact_reference(n, set); later calls return the first verdict. A Skip from it is a check that
+  // could not run: the benchmark fails (a run that exits 0 has passed every check). Its wall time
+  // is counted.
+  const ExactResult& exact_check(const Case& c, const std::function<double(int set)>& sum_exact);
   double exact_seconds() const noexcept { return exact_seconds_; }
 
   void record(Outcome outcome) { outcomes_.push_back(std::move(outcome)); }
@@ -108,19 +123,19 @@ class Session {
   int failures() const;
 
  private:
-  // A host copy of some prefix of a data source: sized once, for the largest selected n that fits.
+  // A host copy of some prefix of the input: sized once, for the largest selected n that fits.
   struct HostCopy {
-    HostBuffer buffer;   // options_.offset floats of padding, then count values
+    HostBuffer buffer;   // options_.offset floats, count values, then kPadFloats zeros
     std::int64_t count = 0;
     std::string limit;   // why sizes above count cannot be materialized
+    std::int64_t dirty = 0;  // x[0, dirty) holds the exact check's data, not the input
   };
-  const float* host_copy(HostCopy& copy, std::int64_t n, const char* what,
-                         const std::function<void(float*, std::int64_t)>& fill);
+  void fill_input(float* dst, std::int64_t begin, std::int64_t end) const;  // x[begin, end) of the input
   const Reference& scan_to(ReferenceScan& scan, std::map<std::int64_t, Reference>& known, std::int64_t n,
                            const ChunkSource& source);
   const float* read_chunk(std::int64_t begin, std::int64_t end, float* scratch) const;
   ChunkSource chunk_source() const;  // read_chunk, as the reference scan takes it
-  ChunkSource exact_source() const;
+  ChunkSource exact_source(int set) const;
 
   Options options_;
   std::optional<InputFile> file_;
@@ -128,9 +143,8 @@ class Session {
   ReferenceScan scan_;
   std::map<std::int64_t, Reference> references_;
   HostCopy host_;
-  ReferenceScan exact_scan_;
-  std::map<std::int64_t, Reference> exact_references_;
-  HostCopy exact_host_;
+  std::vector<ReferenceScan> exact_scans_;
+  std::vector<std::map<std::int64_t, Reference>> exact_references_;
   std::map<std::pair<std::string, std::int64_t>, ExactResult> exact_;
   double exact_seconds_ = 0;
   std::vector<Outcome> outcomes_;
@@ -142,6 +156,7 @@ inline constexpr int kExitFailed = 1;     // a verification failure or an error 
 inline constexpr int kExitUsage = 2;      // bad flag, bad value, bad input file
 inline constexpr int kExitNoMatch = 3;    // the filter selected nothing
 inline constexpr int kExitNothingRan = 4; // every selected benchmark was skipped: nothing measured
+inline constexpr int kExitInterrupted = 5; // SIGINT/SIGTERM: the rest skipped (bench/interrupt.hpp)
 
 std::string format_bytes(double bytes);
 

@@ -15,8 +15,10 @@
 // after it on any element's path (lane, warp and block trees, the completion). A compensated
 // (Kahan) accumulator has |E| <= (2u + O(chain u^2)) sum|x| instead; its trees count as plain
 // float levels. When d u >= 1 no such bound exists, and one of sum|x| or more (d u >= 1/2) would
-// pass 0.0: either way the row's accuracy is reported as unchecked, never as verified (a float
-// chain of 2^23 elements or more), and the exact check alone judges it.
+// pass 0.0. A bound above kMaxRelativeBound sum|x| passes results that are wrong in the second
+// digit, which is no check either: in all three cases the row's accuracy is reported as without a
+// bound, never as verified (a float chain of about 2^17 elements or more), and the exact check
+// alone judges it.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -48,10 +50,12 @@ struct Structure {
 using Summation = std::function<Structure(std::int64_t n)>;
 
 inline constexpr double kU32 = 0x1p-24;
+// The largest stated bound, relative to sum|x|, that counts as a bound (see the top of this file).
+inline constexpr double kMaxRelativeBound = 0.01;
 inline constexpr double kU64 = 0x1p-53;
 
 // The absolute bound for a reference with this sum and sum|x|; empty when none exists, when it
-// would be sum|x| or more, or when the backend computes no sum. A binned accumulator's bound is
+// would be above kMaxRelativeBound sum|x|, or when the backend computes no sum. A binned accumulator's bound is
 // n max|x| binned_loss + 7 u32 |sum| (the theorem cited above), plus the reference's own
 // rounding; it needs n_max_abs = n max|x| (empty without it).
 std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double ref_sum_abs, double n_max_abs = 0);

@@ -87,4 +87,38 @@ Repeat check_repeatable(double first, double last, Determinism promised) {
   return r;
 }
 
+CallsVerdict check_calls(double first, std::span<const double> calls, const Reference& ref, const Structure& s,
+                         Determinism promised) {
+  CallsVerdict out;
+  out.worst = check_accuracy(first, ref, s);
+  std::int64_t index = 0;
+  for (const double got : calls) {
+    ++index;
+    const bool same = check_repeatable(first, got, Determinism::run_to_run).repeatable;
+    const Verdict v = same ? Verdict{} : check_accuracy(got, ref, s);
+    const bool broke_promise = !same && promised != Determinism::not_guaranteed;
+    out.differed += !same;
+    if (!same && (v.rel_err > out.worst.rel_err || (!v.ok && out.worst.ok))) out.worst = v;
+    if ((same || v.ok) && !broke_promise) continue;
+    if (out.wrong++ == 0) {
+      char buf[320];
+      std::snprintf(buf, sizeof buf, "timed call %lld of %zu returned %.17g, the warm-up call %.17g (%s)",
+                    static_cast<long long>(index), calls.size(), got, first,
+                    !v.ok ? "outside the stated bound"
+                          : ("the backend promises " + std::string(determinism_name(promised))).c_str());
+      out.message = buf;
+    }
+  }
+  out.checked = static_cast<std::int64_t>(calls.size());
+  out.repeatable = out.differed == 0;
+  out.ok = out.wrong == 0 && out.worst.ok;
+  if (out.wrong > 0) {
+    out.message = "per-call check failed: " + std::to_string(out.wrong) + " of " + std::to_string(out.checked) +
+                  " timed calls wrong; " + out.message;
+  } else if (!out.worst.ok) {
+    out.message = out.worst.message;
+  }
+  return out;
+}
+
 }  // namespace rb::bench

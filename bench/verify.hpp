@@ -1,15 +1,23 @@
 #pragma once
-// The two checks every timed (backend, n) gets, written once. Both can fail at every n.
+// The checks every timed (backend, n) gets, written once. Each can fail at every n.
 //
-// Exact: one more call, outside the timed region, on random nonzero integers in [-8, 8]
-//   (--dist=integers). Every partial sum any fixed summation order forms is an integer far below
-//   2^24, so float and double accumulators, compensated or not, in any order, return the sum
-//   exactly, and it is compared with zero tolerance. A dropped, doubled or misplaced element, an
-//   off-by-one tail, a wrong n or stride changes the integer.
-// Accuracy: the result on the benchmark's own data against the bound its adapter states
-//   (bench/summation.hpp). rel_err above it is a failure: the kernel or its stated structure is
-//   wrong. Non-finite references must be matched in kind (NaN, +Inf, -Inf).
+// Exact: untimed calls on random nonzero integers in [-8, 8] whose neighbours differ in parity
+//   (common/synth.hpp), written in place over the timed input (the same buffer, the same backend
+//   object: a backend that memoizes its sum on its pointer, n or itself returns the wrong one),
+//   with kPadFloats poison values of 2^20 past n (an over-read changes the sum). Every partial sum
+//   any fixed summation order forms is an integer far below 2^24, so float and double
+//   accumulators, compensated or not, in any order, return the sum exactly, and it is compared
+//   with zero tolerance. A dropped, doubled or neighbour-read element changes the integer at every
+//   n. Two data sets of independent seeds: a dropped group of k elements goes unseen only when it
+//   sums to zero in both (never for k = 2: two neighbours sum to an odd number; about 4% per set
+//   for k = 16, so about 0.15% for both).
+// Per call: every timed call's sum (bench/gpu/runner.cpp and bench/cpu/runner.cpp keep them all)
+//   against the row's stated bound (bench/summation.hpp), and, where the row promises run_to_run
+//   or more, bit for bit against the warm-up call's. Non-finite references must be matched in
+//   kind (NaN, +Inf, -Inf).
+#include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "bench/determinism.hpp"
@@ -32,14 +40,27 @@ Verdict check_accuracy(double got, const Reference& ref, const Structure& s);
 // The exact check: got must equal the integer sum of `exact` bit for bit.
 Verdict check_exact(double got, const Reference& exact);
 
-// Repeatability: two calls on the same data (the warm-up's and the last sample's) gave the same
-// bits (any two NaNs count as the same). Fails only when the backend promised run_to_run or more;
-// `repeatable` says what was seen either way.
+// Repeatability: two calls on the same data gave the same bits (any two NaNs count as the same).
+// Fails only when the backend promised run_to_run or more; `repeatable` says what was seen either
+// way.
 struct Repeat {
   bool repeatable = false;
   bool ok = false;
   std::string message;  // why it failed, with both values; empty when ok
 };
 Repeat check_repeatable(double first, double last, Determinism promised);
+
+// The per-call check over every timed call's sum, `first` being the warm-up call's.
+struct CallsVerdict {
+  std::int64_t checked = 0;   // calls looked at (the timed ones)
+  std::int64_t differed = 0;  // calls whose bits differ from the warm-up's
+  std::int64_t wrong = 0;     // calls outside the bound, or differing where the row promised
+  Verdict worst;              // the accuracy verdict of the worst call (rel_tol as stated)
+  bool repeatable = true;     // differed == 0
+  bool ok = true;
+  std::string message;        // the first wrong call: its index, the expected and the got value
+};
+CallsVerdict check_calls(double first, std::span<const double> calls, const Reference& ref, const Structure& s,
+                         Determinism promised);
 
 }  // namespace rb::bench

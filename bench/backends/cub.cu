@@ -19,6 +19,7 @@ class CubSum final : public GpuBackend {
     RB_CUDA_CHECK(cub::DeviceReduce::Sum(temp_, temp_bytes_, in_, out_.f32(), n_, s));
   }
   double result() override { return out_.read_f32(); }
+  ResultIn result_in() const override { return ResultIn::slot_f32; }
   Structure structure() const override { return cub_reduce_structure(n_, sm_count_); }
 
  private:

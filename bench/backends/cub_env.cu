@@ -83,6 +83,7 @@ class CubEnvSum final : public GpuBackend {
   }
   void enqueue(cudaStream_t s) override { call(s); }
   double result() override { return out_.read_f32(); }
+  ResultIn result_in() const override { return ResultIn::slot_f32; }
   Structure structure() const override {
     if constexpr (std::is_same_v<Requirement, ::cuda::execution::determinism::gpu_to_gpu_t>) {
       // CUB's float RFA: 3 folds of 13-bit bins (cub/detail/rfa.cuh), a loss of 2^(13 (1 - 3)).

@@ -49,6 +49,7 @@ class CudaKernelSum final : public GpuBackend {
     if constexpr (std::is_same_v<Out, double>) return out_.read_f64();
     else return out_.read_f32();
   }
+  ResultIn result_in() const override { return std::is_same_v<Out, double> ? ResultIn::slot_f64 : ResultIn::slot_f32; }
   Structure structure() const override {
     return kernel_structure(v_.geometry(n_), n_, acc_, std::is_same_v<Out, float>);
   }

@@ -57,6 +57,7 @@ class TritonSum final : public GpuBackend {
   }
   void enqueue(cudaStream_t s) override { kernel_.sum(in_, scratch_, out_.f32(), s); }
   double result() override { return out_.read_f32(); }
+  ResultIn result_in() const override { return ResultIn::slot_f32; }
   Structure structure() const override { return triton_structure(n_, shape_, kernel_); }
 
  private:

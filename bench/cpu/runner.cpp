@@ -6,7 +6,7 @@
 
 #include <bit>
 #include <chrono>
-#include <optional>
+#include <vector>
 
 #include "bench/measure.hpp"
 #include "bench/report.hpp"
@@ -21,48 +21,54 @@ void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef
   try {
     const CpuProblem problem{session.host_data(c.n), c.n};  // before the reference: see gpu/runner.cpp
     const Reference& ref = session.reference(c.n);
+    auto backend = def.make(problem);
+    // The exact check first (once per backend and n), on this backend over this buffer
+    // (bench/verify.hpp): it starts the threads and runs the code like a warm-up would. After a
+    // call that long, a warm-up on the data would cost as much as a sample, and one cache-cold
+    // first sample moves no median.
     std::chrono::steady_clock::duration exact_call{};
-    const auto exact_input = [&] {
-      auto exact = def.make({session.exact_host_data(c.n), c.n});
+    const auto sum_exact = [&](int set) {
+      session.fill_exact_host(c.n, set);
       const auto t0 = std::chrono::steady_clock::now();
-      const double sum = exact->run();
+      const double sum = backend->run();
       exact_call = std::chrono::steady_clock::now() - t0;
       return sum;
     };
-    // The exact check first (once per backend and n): it starts the threads and runs the code
-    // like a warm-up would. After a call that long, a warm-up on the data would cost as much as a
-    // sample, and one cache-cold first sample moves no median.
-    session.exact_check(c, exact_input);
-    auto backend = def.make(problem);
-    // The determinism check compares an earlier call's sum with the last one's: the warm-up's
-    // first, or without a warm-up the first sample's.
-    std::optional<double> first;
+    session.exact_check(c, sum_exact);
+    session.restore_host();
+    // The per-call check compares every later call's sum (the warm-up's and the timed ones) with
+    // the warm-up's first, or without a warm-up the first sample's.
+    std::vector<double> calls;
     if (exact_call < kWarmByExactCheck) {
       warm_up([&] {
         const auto t0 = std::chrono::steady_clock::now();
         const double r = backend->run();
-        if (!first) first = r;
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const auto t1 = std::chrono::steady_clock::now();
+        calls.push_back(r);
+        return std::chrono::duration<double>(t1 - t0).count();
       }, session.options().rule.warmup_seconds);
     }
-    double result = 0;
-    bool sampled = false;
     const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
       const auto t0 = std::chrono::steady_clock::now();
       const double r = backend->run();
       const auto t1 = std::chrono::steady_clock::now();
       benchmark::DoNotOptimize(r);
-      if (!first && sampled) first = result;
-      result = r;
-      sampled = true;
+      calls.push_back(r);
       return std::chrono::duration<double>(t1 - t0).count();
     });
     state.counters["threads"] = backend->threads();
-    const Structure structure = backend->structure();
-    backend.reset();
-    finish_case(state, session, c, ref, structure, {result, timing.seconds, 0.0, timing.stats, false, first, def.determinism},
-                exact_input);
+    Measurement m;
+    m.seconds = timing.seconds;
+    m.ceiling = cpu_ceiling();
+    m.stats = timing.stats;
+    m.first_result = calls.front();  // measure() takes one sample at least
+    m.calls.assign(calls.begin() + 1, calls.end());
+    m.promised = def.determinism;
+    // The exact check ran above: finish_case finds its verdict.
+    finish_case(state, session, c, ref, backend->structure(), m, sum_exact);
+    session.restore_host();
   } catch (const std::exception& e) {
+    session.restore_host();
     fail_case(state, session, c, e);
   }
 }

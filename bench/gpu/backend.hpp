@@ -4,7 +4,9 @@
 //     not timed, and it may synchronize;
 //   - enqueue(stream) only launches work on `stream`: no synchronization, allocation, copy or
 //     printing (the harness brackets it with events; whatever it does is what gets measured);
-//   - result() returns the sum after the timed loop (problem.out.read_f32/f64 does the copy);
+//   - result() returns the last call's sum (problem.out.read_f32/f64 does the copy); a backend
+//     that writes its sum to problem.out says so with result_in(), and the harness then reads
+//     every call's sum from there without calling result() each time;
 //   - structure() states how it adds (bench/summation.hpp): its accuracy bound follows from it.
 // A failure throws (RB_CUDA_CHECK); the harness turns it into a skipped benchmark.
 // Register it with one line at namespace scope in the adapter's own file (bench/registration.hpp):
@@ -60,12 +62,19 @@ struct GpuProblem {
   int sm_count;            // of the device: libraries' structures are stated per SM
 };
 
+// Where a backend leaves each call's sum, for the per-call check (bench/verify.hpp): in the result
+// slot as a float or a double (the harness copies it out on the device after the stop event, and
+// reads the copies back in batches), or elsewhere (the harness calls result() after each call's
+// stop event). Both are outside the timed region; the slot is the cheaper.
+enum class ResultIn { slot_f32, slot_f64, elsewhere };
+
 class GpuBackend {
  public:
   virtual ~GpuBackend() = default;
   virtual void enqueue(cudaStream_t stream) = 0;
   virtual double result() = 0;
   virtual Structure structure() const = 0;
+  virtual ResultIn result_in() const { return ResultIn::elsewhere; }
   // True for calls that block until the result is on the host (thrust::reduce). The runner then
   // waits for the GPU to go idle before the start event instead of queueing a spin kernel: the
   // call's host-side work (allocation, launch latency, the copy and the sync) is part of what it

@@ -42,7 +42,21 @@ __global__ void generate_kernel(float* x, std::int64_t begin, std::int64_t n, Di
   }
 }
 
+__global__ void fill_kernel(float* x, std::int64_t count, float value) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    x[i] = value;
+  }
+}
+
 }  // namespace
+
+void enqueue_fill(cudaStream_t stream, float* x, std::int64_t count, float value) {
+  if (count <= 0) return;
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(1024, (count + 255) / 256));
+  fill_kernel<<<blocks, 256, 0, stream>>>(x, count, value);
+  RB_CUDA_CHECK_LAUNCH();
+}
 
 void enqueue_spin(cudaStream_t stream, long long cycles) {
   spin_kernel<<<1, 1, 0, stream>>>(cycles);

@@ -26,6 +26,9 @@ void enqueue_l2_flush(cudaStream_t stream, const void* buf, std::size_t bytes, u
 // One 4-byte read at the start of each `page_bytes` page of `buf` (ColdFlush's page touch).
 void enqueue_page_touch(cudaStream_t stream, const void* buf, std::size_t bytes, std::size_t page_bytes, unsigned* sink);
 
+// x[i] = value for i in [0, count).
+void enqueue_fill(cudaStream_t stream, float* x, std::int64_t count, float value);
+
 // x[i] = synthetic value of i, for i in [0, n): bitwise what the host generates.
 void enqueue_generate(cudaStream_t stream, float* x, std::int64_t n, Dist dist, std::uint64_t seed);
 // x[i - begin] = synthetic value of i, for i in [begin, end): one GPU's shard of the whole array.

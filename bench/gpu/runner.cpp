@@ -1,11 +1,14 @@
 // The GPU measurement loop: the only code that knows the order of operations around the timer.
 //
 //   per benchmark run (untimed):  input prefix, backend constructor (scratch), one warm-up launch
+//                                 and its sum
 //   per sample (bench/measure.hpp decides how many):  [cold: the cold flush, cold_flush.hpp] -> poison result
 //                    slot -> spin kernel -> start event -> backend.enqueue() -> stop event ->
-//                    wait for stop
-//   after the loop (untimed):     read the result back; the exact check (a second backend over
-//                                 the integer input, one call) and the accuracy check
+//                    wait for stop -> keep the call's sum (call_log.hpp: a device copy of the
+//                    slot, or result())
+//   after the loop (untimed):     every call's sum checked; the exact check in place (the same
+//                                 backend over the integer data written into the same buffer,
+//                                 once per backend and n), then the input restored
 //
 // Everything before the start event is queued behind the spin kernel, so the flush and the
 // host's launch latency never reach the events. A blocking backend (Thrust) instead waits for
@@ -26,6 +29,8 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include pat
 
 #include "bench/gpu/runner.hpp"
 
+#include "bench/ceiling.hpp"
+#include "bench/gpu/call_log.hpp"
 #include "bench/gpu/clock_watch.hpp"
 #include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/context.hpp"
@@ -68,6 +73,12 @@ void release_loops() {
   for (const auto& f : loop_releases()) f();
 }
 
+Ceiling ceiling_of(const gpu::DeviceInfo& d, std::int64_t n, Mode mode) {
+  const double sm_load = d.sm_count * kSmLoadBytesPerClock * d.sm_clock_khz * 1e3;
+  return gpu_ceiling(d.peak_bytes_per_s, static_cast<double>(d.l2_bytes), sm_load, 4.0 * static_cast<double>(n),
+                     mode == Mode::cold);
+}
+
 void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBackendDef& def, const Case& c) {
   try {
     GpuSession& g = runtime().get();
@@ -77,13 +88,16 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     auto backend = def.make(gpu::GpuProblem{input, c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
     // Warm-up: the first launch of each kernel loads its module (lazy loading is the default
     // since CUDA 12) and libraries query the device on their first call.
+    g.slot().poison();
     backend->enqueue(stream);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const double first_result = backend->result();  // the determinism check's first call
+    Measurement m;
+    m.first_result = backend->result();  // what every timed call's sum is compared with
     double host_seconds = 0;
     std::int64_t calls = 0;
     const bool blocking = backend->blocking();
     gpu::ClockWatch clock(g.info().pci_bus_id, g.info().sm_clock_khz);
+    gpu::CallLog sums(g, *backend);
     const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
       if (c.mode == Mode::cold) g.enqueue_flush();
       g.slot().poison();
@@ -96,27 +110,33 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
       ++calls;
       g.record_stop();
       const double dt = g.elapsed_seconds();
+      sums.after_call();
       clock.poll();
       return dt;
     });
     if (clock.lowest_mhz() > 0) state.counters["sm_mhz"] = clock.lowest_mhz();
     state.counters["throttled"] = clock.throttled() ? 1.0 : 0.0;
     if (blocking && calls > 0) state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(calls);
+    m.calls = sums.take();
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
     RB_CUDA_CHECK(cudaGetLastError());
-    const double result = backend->result();
+    m.seconds = timing.seconds;
+    m.peak_bytes_per_s = g.info().peak_bytes_per_s;
+    m.ceiling = ceiling_of(g.info(), c.n, c.mode);
+    m.stats = timing.stats;
+    m.throttled = clock.throttled();
+    m.promised = def.determinism;
     const Structure structure = backend->structure();
-    backend.reset();
-    finish_case(state, session, c, ref, structure,
-                {result, timing.seconds, g.info().peak_bytes_per_s, timing.stats, clock.throttled(), first_result,
-                 def.determinism}, [&] {
-      auto exact = def.make(gpu::GpuProblem{g.exact_input(c.n), c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
+    finish_case(state, session, c, ref, structure, m, [&](int set) {
+      g.fill_exact(c.n, set);
       g.slot().poison();
-      exact->enqueue(stream);
+      backend->enqueue(stream);
       RB_CUDA_CHECK(cudaStreamSynchronize(stream));
       RB_CUDA_CHECK(cudaGetLastError());
-      return exact->result();
+      return backend->result();
     });
+    backend.reset();
+    g.restore_input();
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
   }
@@ -196,6 +216,8 @@ void add_gpu_context() {
   add("cuda_driver", version(d.driver_version));
   add("cuda_runtime", version(d.runtime_version));
   add("l2_flush", gpu::describe_cold_flush(d.l2_bytes));
+  add("gpu_ceilings", describe_gpu_ceilings(d.peak_bytes_per_s, static_cast<double>(d.l2_bytes),
+                                            d.sm_count * kSmLoadBytesPerClock * d.sm_clock_khz * 1e3));
   const auto us = [](std::uint64_t ns) { return std::to_string(ns / 1000) + "-" + std::to_string((ns + gpu::kSpinDitherNs) / 1000); };
   add("launch_latency_hiding", "a clock64 spin kernel queued before the start event: " + us(gpu::spin_ns()) +
                                    " us hot, " + us(gpu::spin_ns(true)) + " us cold (behind the flush)");

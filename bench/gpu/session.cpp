@@ -31,6 +31,7 @@ GpuSession::GpuSession(Session& session, DeviceInfo info)
   RB_CUDA_CHECK(cudaEventCreate(&start_));
   RB_CUDA_CHECK(cudaEventCreate(&stop_));
   slot_ = DeviceBuffer(ResultSlot::kBytes);
+  calls_ = DeviceBuffer(static_cast<std::size_t>(kCallBatch) * ResultSlot::kBytes);
   RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
@@ -44,34 +45,39 @@ GpuSession::~GpuSession() {
 const float* GpuSession::input(std::int64_t n) {
   session_.require_input(n);
   if (capacity_ < 0) plan_input();
-  if (n > capacity_) throw Skip("n = " + std::to_string(n) + " " + limit_);
+  if (n > capacity_) throw Skip("n = " + std::to_string(n) + " needs " + format_bytes(4.0 * static_cast<double>(n)) + " " + limit_);
+  restore_input();
   return input_.as<const float>() + session_.options().offset;
 }
 
-const float* GpuSession::exact_input(std::int64_t n) {
-  input(n);  // the same sizes, the same Skip
-  const int offset = session_.options().offset;
-  if (!exact_ready_) {
-    const auto bytes = static_cast<std::size_t>(capacity_ + offset) * sizeof(float);
-    cold_.release_pages();  // the page touch takes what is left after this buffer
-    std::size_t free_bytes = 0, total_bytes = 0;
-    RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (static_cast<std::int64_t>(free_bytes) - kDeviceReserve < static_cast<std::int64_t>(bytes)) {
-      throw Skip("needs " + format_bytes(static_cast<double>(bytes)) + " of device memory for a second buffer, " +
-                 format_bytes(static_cast<double>(free_bytes)) + " free");
-    }
-    exact_ = DeviceBuffer(bytes);
-    enqueue_generate(stream_, exact_.as<float>() + offset, capacity_, Dist::integers, session_.exact_seed());
-    RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    exact_ready_ = true;
+void GpuSession::fill_exact(std::int64_t n, int set) {
+  (void)input(n);
+  float* x = input_.as<float>() + session_.options().offset;
+  dirty_ = std::max(dirty_, n + kPadFloats);
+  enqueue_generate(stream_, x, n, Dist::integers, session_.exact_seed(set));
+  enqueue_fill(stream_, x + n, kPadFloats, kPoison);
+}
+
+void GpuSession::restore_input() {
+  if (dirty_ == 0) return;
+  float* x = input_.as<float>() + session_.options().offset;
+  const std::int64_t dirty = dirty_, input_end = std::min(dirty, capacity_);
+  dirty_ = 0;
+  if (session_.synthetic()) {
+    enqueue_generate(stream_, x, input_end, session_.options().dist, session_.options().seed);
+  } else if (input_end > 0) {
+    RB_CUDA_CHECK(cudaMemcpyAsync(x, session_.host_data(input_end), static_cast<std::size_t>(input_end) * sizeof(float),
+                                  cudaMemcpyHostToDevice, stream_));
   }
-  return exact_.as<const float>() + offset;
+  enqueue_fill(stream_, x + input_end, dirty - input_end, 0.0f);  // the padding past the largest n
+  RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 void GpuSession::plan_input() {
   std::size_t free_bytes = 0, total_bytes = 0;
   RB_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const std::int64_t room = (static_cast<std::int64_t>(free_bytes) - kDeviceReserve) / 4;
+  const int offset = session_.options().offset;
+  const std::int64_t room = (static_cast<std::int64_t>(free_bytes) - kDeviceReserve) / 4 - offset - kPadFloats;
   std::int64_t want = 0;
   capacity_ = 0;
   for (const auto s : session_.selected_sizes()) {
@@ -80,12 +86,10 @@ void GpuSession::plan_input() {
     if (s <= room) capacity_ = std::max(capacity_, s);
   }
   if (capacity_ < want) {
-    limit_ = "needs " + format_bytes(4.0 * static_cast<double>(want)) + " of device memory for the input; " +
-             format_bytes(static_cast<double>(free_bytes)) + " free of " +
+    limit_ = "of device memory for the input; " + format_bytes(static_cast<double>(free_bytes)) + " free of " +
              format_bytes(static_cast<double>(total_bytes));
   }
-  const int offset = session_.options().offset;
-  input_ = DeviceBuffer(static_cast<std::size_t>(capacity_ + offset) * sizeof(float));
+  input_ = DeviceBuffer(static_cast<std::size_t>(capacity_ + offset + kPadFloats) * sizeof(float));
   float* x = input_.as<float>() + offset;
   if (session_.synthetic()) {
     enqueue_generate(stream_, x, capacity_, session_.options().dist, session_.options().seed);
@@ -94,6 +98,7 @@ void GpuSession::plan_input() {
                                   static_cast<std::size_t>(capacity_) * sizeof(float),
                                   cudaMemcpyHostToDevice, stream_));
   }
+  enqueue_fill(stream_, x + capacity_, kPadFloats, 0.0f);
   RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 

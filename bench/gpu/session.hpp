@@ -42,14 +42,19 @@ class GpuSession {
   DeviceScratch& scratch() noexcept { return scratch_; }
   ResultSlot slot() const noexcept { return ResultSlot(slot_.get(), stream_); }
 
-  // x[0, n) on the device, options().offset floats past a 256-byte boundary. The first call
-  // allocates and fills the buffer for the largest selected n that fits in free device memory;
-  // throws Skip for an n above that, saying how much it needs.
+  // x[0, n) on the device, options().offset floats past a 256-byte boundary, kPadFloats zeros
+  // after the largest. The first call allocates and fills the buffer for the largest selected n
+  // that fits in free device memory; throws Skip for an n above that, saying how much it needs.
   const float* input(std::int64_t n);
-  // The exact check's integers (Session::exact_host_data's values) at the same offset, in a
-  // second buffer allocated on first use for the input's capacity; throws Skip when it does not
-  // fit beside the input.
-  const float* exact_input(std::int64_t n);
+  // The exact check in place (bench/verify.hpp): set `set`'s integers over x[0, n) and kPoison
+  // over the kPadFloats after it; the next input() or restore_input() puts the input back.
+  void fill_exact(std::int64_t n, int set);
+  void restore_input();
+
+  // The per-call check's copies of the result slot: kCallBatch slots of ResultSlot::kBytes.
+  static constexpr std::int64_t kCallBatch = 1024;
+  void* call_copies() const noexcept { return calls_.get(); }
+  void* slot_ptr() const noexcept { return slot_.get(); }
 
   void enqueue_flush();
   void enqueue_spin(bool after_flush);
@@ -65,10 +70,10 @@ class GpuSession {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   ColdFlush cold_;
-  DeviceBuffer slot_, input_, exact_;
+  DeviceBuffer slot_, calls_, input_;
   DeviceScratch scratch_;
   std::int64_t capacity_ = -1;  // -1: not planned yet
-  bool exact_ready_ = false;
+  std::int64_t dirty_ = 0;      // x[0, dirty_) holds the exact check's data, not the input
   std::uint64_t spins_ = 0;
   std::uint64_t spin_ns_ = gpu::spin_ns(), spin_after_flush_ns_ = gpu::spin_ns(true);
   std::string limit_;           // why sizes above capacity_ cannot run

@@ -1,6 +1,7 @@
 #include "bench/nccl/launch.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <string_view>
@@ -21,49 +22,96 @@ int parse_int(const char* name, const char* text) {
 struct Names {
   const char* by;
   const char* rank;
-  const char* size;      // first choice
-  const char* size_alt;  // when the first is unset (nullptr: none)
+  const char* size;
   const char* local;
 };
 
-// OpenMPI before Slurm: mpirun inside an allocation sees both, and its own are the processes'.
-// Slurm's batch step has SLURM_PROCID=0 and SLURM_NTASKS of the whole job but runs one process;
-// srun's tasks also have SLURM_STEP_NUM_TASKS, which is preferred.
-constexpr Names kLaunchers[] = {
-    {"OpenMPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", nullptr, "OMPI_COMM_WORLD_LOCAL_RANK"},
-    {"MPICH/PMI", "PMI_RANK", "PMI_SIZE", nullptr, "MPI_LOCALRANKID"},
-    {"Slurm", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", "SLURM_NTASKS", "SLURM_LOCALID"},
-    {"torchrun/RANK", "RANK", "WORLD_SIZE", nullptr, "LOCAL_RANK"},
-};
+constexpr Names kOpenMpi{"OpenMPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK"};
+constexpr Names kPmi{"MPICH/PMI", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID"};
+constexpr Names kTorchrun{"torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK"};
+constexpr Names kSlurm{"Slurm", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", "SLURM_LOCALID"};
+constexpr Names kRankWorld{"RANK/WORLD_SIZE", "RANK", "WORLD_SIZE", "LOCAL_RANK"};
+
+bool present(const Getenv& env, const char* name) { return env(name) != nullptr; }
+
+bool has(const Getenv& env, const Names& n) { return present(env, n.rank) && present(env, n.size); }
+
+// The launch the variables of `n` describe (all of them set: has(env, n)).
+Launch take(const Getenv& env, const Names& n) {
+  const char* rank = env(n.rank);
+  const char* size = env(n.size);
+  Launch l;
+  l.rank = parse_int(n.rank, rank);
+  l.size = parse_int(n.size, size);
+  const char* local = env(n.local);
+  l.local_rank = local ? parse_int(n.local, local) : 0;
+  if (l.size < 1 || l.rank < 0 || l.rank >= l.size || l.local_rank < 0) {
+    throw std::invalid_argument(std::string(n.by) + " launch: rank " + rank + " of " + size + " (local " +
+                                (local ? local : "unset") + ") is out of range");
+  }
+  if (l.size > 1) l.by = n.by;
+  else l = Launch{};
+  return l;
+}
+
+// "RANK=3 WORLD_SIZE=8" when those would have meant several processes; empty otherwise (a size of
+// 1, or text that is no number: nothing is lost by not taking them).
+std::string several(const Getenv& env, const char* rank, const char* size) {
+  const char* r = env(rank);
+  const char* s = env(size);
+  if (!r || !s) return {};
+  int n = 0;
+  const std::string_view text(s);
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc() || ptr != text.data() + text.size() || n <= 1) return {};
+  return std::string(rank) + "=" + r + " " + size + "=" + s;
+}
 
 }  // namespace
 
-Launch read_launch(const Getenv& env) {
-  for (const auto& n : kLaunchers) {
-    const char* rank = env(n.rank);
-    const char* size = env(n.size);
-    if (!size && n.size_alt) size = env(n.size_alt);
-    if (!rank || !size) continue;
-    Launch l;
-    l.rank = parse_int(n.rank, rank);
-    l.size = parse_int(n.size, size);
-    const char* local = env(n.local);
-    l.local_rank = local ? parse_int(n.local, local) : 0;
-    if (l.size < 1 || l.rank < 0 || l.rank >= l.size || l.local_rank < 0) {
-      throw std::invalid_argument(std::string(n.by) + " launch: rank " + rank + " of " + size + " (local " +
-                                  (local ? local : "unset") + ") is out of range");
-    }
-    if (l.size > 1) l.by = n.by;
-    else l = Launch{};
-    return l;
-  }
-  return {};
-}
+Launch read_launch(const Getenv& env, const std::string& rendezvous_flag) {
+  if (has(env, kOpenMpi)) return take(env, kOpenMpi);
+  if (has(env, kPmi)) return take(env, kPmi);
+  const bool rendezvous = !rendezvous_flag.empty() || present(env, "RB_RENDEZVOUS");
+  if (has(env, kTorchrun) && present(env, "TORCHELASTIC_RUN_ID")) return take(env, kTorchrun);
+  if (has(env, kSlurm) && (rendezvous || present(env, "PMIX_RANK"))) return take(env, kSlurm);
+  if (has(env, kRankWorld) && rendezvous) return take(env, kRankWorld);
 
-const Launch& launch() {
-  static const Launch l = read_launch([](const char* name) { return std::getenv(name); });
+  std::string ignored;
+  const auto note = [&ignored](const std::string& vars, const std::string& why) {
+    if (!vars.empty()) ignored += (ignored.empty() ? "" : "; ") + vars + " ignored: " + why;
+  };
+  note(several(env, "RANK", "WORLD_SIZE"),
+       "torchrun sets TORCHELASTIC_RUN_ID beside them, and another launcher needs --rendezvous or RB_RENDEZVOUS");
+  if (present(env, kSlurm.size)) {
+    note(several(env, "SLURM_PROCID", kSlurm.size),
+         "srun without MPI needs --rendezvous or RB_RENDEZVOUS (docs/multi-gpu.md)");
+  } else {
+    note(several(env, "SLURM_PROCID", "SLURM_NTASKS"),
+         "no SLURM_STEP_NUM_TASKS: a batch script's or a copied environment, not a task of srun");
+  }
+  Launch l;
+  if (!ignored.empty()) l.ignored = ignored + "; running as one process, every row available";
   return l;
 }
+
+namespace {
+
+const Launch& launch_once(const std::string* rendezvous_flag) {
+  static const Launch l = [rendezvous_flag] {
+    Launch r = read_launch([](const char* name) { return std::getenv(name); },
+                           rendezvous_flag ? *rendezvous_flag : std::string());
+    if (rendezvous_flag && !r.ignored.empty()) std::fprintf(stderr, "reduce_bench: %s\n", r.ignored.c_str());
+    return r;
+  }();
+  return l;
+}
+
+}  // namespace
+
+const Launch& init_launch(const std::string& rendezvous_flag) { return launch_once(&rendezvous_flag); }
+
+const Launch& launch() { return launch_once(nullptr); }
 
 void drop_output_flags(const Launch& l, std::vector<char*>& args) {
   if (l.rank == 0) return;

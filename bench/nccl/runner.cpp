@@ -227,7 +227,7 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     if (!team.all_ok(ok)) throw std::runtime_error(ok ? "a local backend failed on another rank" : why);
     // Warm-up: module loading, libraries' first calls, NCCL's first use of this collective.
     row.sample(locals);
-    const double first_result = read_result(team, row.type);  // the determinism check's first call
+    const double first_result = read_result(team, row.type);  // what every timed call is compared with
     const double combine_s = row.combine_alone();
 
     const bool agreeing = !faults().no_agreement;
@@ -239,12 +239,13 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     }
     Noise noise;
     double last_local = 0;
-    std::vector<double> local_times;
+    std::vector<double> local_times, sums;
     const Timing timing = measure(
         state, sampling_for(o, c),
         [&] {
           const auto [total, local] = row.sample(locals);
           last_local = local;
+          sums.push_back(read_result(team, row.type));  // every rank takes the same samples: a paired read
           for (auto& w : clocks) w.poll();
           return total + noise.add();
         },
@@ -268,7 +269,6 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
       if (w.lowest_mhz() > 0) clock_v[1] = std::max(clock_v[1], -static_cast<double>(w.lowest_mhz()));
     }
     team.all_max(clock_v, 2);
-    const double result = read_result(team, row.type);
     const SampleStats solo = team.holds_rank0() ? row.solo(*locals.front()) : SampleStats{};
     locals.clear();
 
@@ -276,18 +276,20 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     structure.tree += team.world();
     if (!structure.float_result) structure.f64_adds += team.world();
     Measurement m;
-    m.result = result;
+    m.calls = std::move(sums);
     m.seconds = timing.seconds;
     m.peak_bytes_per_s = team.members().front().peak_bytes_per_s * team.world();
+    // Each GPU reads its shard: a cold row is held to the DRAM peak of all of them.
+    if (row.cold) m.ceiling = {m.peak_bytes_per_s, "DRAM peak of " + std::to_string(team.world()) + " GPUs"};
     m.stats = timing.stats;
     m.throttled = clock_v[0] > 0;
     m.first_result = first_result;
     // The combine adds no freedom: NCCL's order depends on the ranks and the algorithm it picks for
     // the size, both fixed within a row.
     m.promised = def.determinism;
-    finish_case(state, session, c, ref, structure, m, [&] {
+    finish_case(state, session, c, ref, structure, m, [&](int set) {
       std::string no_room;
-      const bool room = team.make_exact(c.n, session.exact_seed(), o, no_room);
+      const bool room = team.make_exact(c.n, session.exact_seed(set), o, no_room);
       if (!team.all_ok(room)) throw Skip(room ? "no room for the exact check's shard on another rank" : no_room);
       Locals exact = make_locals(team, def, o, true);
       row.cold = false;

@@ -107,6 +107,24 @@ TEST(Synthetic, ValuesAreWhatTheyClaim) {
   EXPECT_NE(x, y) << "the seed must matter";
 }
 
+// The exact check's integers: nonzero, |x| <= 8, odd at even i and even at odd i, both signs.
+TEST(Synthetic, IntegersAlternateParityAndNeverCancelInPairs) {
+  std::vector<float> x(100'001);
+  rb::bench::generate(rb::bench::Dist::integers, 3, x.data(), 7, 7 + 100'001);  // starts at odd i = 7
+  int negative = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    const auto i = static_cast<std::int64_t>(k) + 7;
+    const auto v = static_cast<std::int64_t>(x[k]);
+    ASSERT_EQ(static_cast<float>(v), x[k]);
+    ASSERT_NE(v, 0);
+    ASSERT_LE(v < 0 ? -v : v, 8);
+    ASSERT_EQ((v < 0 ? -v : v) % 2, i % 2 == 0 ? 1 : 0) << i;
+    if (k > 0) ASSERT_NE(x[k] + x[k - 1], 0.0f) << i;  // a dropped pair never cancels
+    negative += v < 0;
+  }
+  EXPECT_NEAR(negative, 50'000, 1'000);
+}
+
 TEST(Synthetic, NormalHasUnitVariance) {
   const std::int64_t n = 1 << 20;
   std::vector<float> x(n);

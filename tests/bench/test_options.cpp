@@ -83,11 +83,11 @@ TEST(Options, OffsetAndNormal) {
 }
 
 TEST(Options, StoppingRule) {
-  Argv a({"--precision=0.25%", "--min_samples=4", "--max_samples=50", "--max_time=150ms", "--timeout=2s",
+  Argv a({"--precision=0.25%", "--min_samples=8", "--max_samples=50", "--max_time=150ms", "--timeout=2s",
           "--warmup=30ms"});
   const Options o = a.parse();
   EXPECT_DOUBLE_EQ(o.rule.target, 0.0025);
-  EXPECT_EQ(o.rule.min_samples, 4);
+  EXPECT_EQ(o.rule.min_samples, 8);
   EXPECT_EQ(o.rule.max_samples, 50);
   EXPECT_DOUBLE_EQ(o.rule.max_seconds, 0.15);
   EXPECT_DOUBLE_EQ(o.rule.timeout_seconds, 2.0);
@@ -103,6 +103,40 @@ TEST(Options, StoppingRuleAndGoogleBenchmarksRuleExcludeEachOther) {
   Argv b({"--min_samples=20", "--max_samples=10"});
   EXPECT_THROW(b.parse(), UsageError);
   EXPECT_THROW(Argv({"--timeout=1s", "--benchmark_min_time=0.1s"}).parse(), UsageError);
+}
+
+// --timeout caps every benchmark's sampling: a value that would switch the cap off is refused,
+// and the maximum is stated in the help.
+TEST(Options, TimeoutIsCapped) {
+  EXPECT_DOUBLE_EQ(Argv({"--timeout=3600s"}).parse().rule.timeout_seconds, 3600.0);
+  EXPECT_DOUBLE_EQ(Argv({"--timeout=3600000ms"}).parse().rule.timeout_seconds, 3600.0);
+  for (const std::string v : {"inf", "infs", "INF", "infinity", "nan", "NaN", "-inf", "3601", "3600.5s", "1e9",
+                              "1e400", "3600001ms"}) {
+    Argv a({"--timeout=" + v});
+    try {
+      a.parse();
+      ADD_FAILURE() << "accepted --timeout=" << v;
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("--timeout '" + v + "'"), std::string::npos) << v << " -> " << e.what();
+    }
+  }
+  try {
+    Argv({"--timeout=inf"}).parse();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("at most 3600s"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(rb::bench::usage().find("3600s"), std::string::npos) << rb::bench::usage();
+  // The other time flags cap too (--max_time is a cap when at or above --timeout).
+  for (const std::string flag : {"--max_time", "--warmup", "--compare_min_time"}) {
+    EXPECT_THROW(Argv({flag + "=inf"}).parse(), UsageError) << flag;
+    EXPECT_THROW(Argv({flag + "=3601s"}).parse(), UsageError) << flag;
+  }
+}
+
+TEST(Options, UsageListsEveryExitStatus) {
+  const std::string u = rb::bench::usage();
+  EXPECT_NE(u.find("5 interrupted by SIGINT or SIGTERM"), std::string::npos) << u;
+  EXPECT_NE(u.find("--benchmark_out file that cannot be written"), std::string::npos) << u;
 }
 
 TEST(Options, RepetitionsAndSizesGivenAreRecorded) {

@@ -102,8 +102,9 @@ TEST(Accuracy, DoubleStructureRejectsFloatAccumulation) {
   EXPECT_TRUE(v.ok) << v.message;
 }
 
-// A float chain of 2^23 or more has no rounding bound below sum|x|: the row reports none (no
-// rel_tol, so it is never counted as within a bound) instead of a tolerance that 0.0 would meet.
+// A float chain of 2^23 or more has no rounding bound below sum|x|, and one of 2^18 only a bound
+// above 1% of sum|x| (kMaxRelativeBound): both rows report none (no rel_tol, so they are never
+// counted as within a bound) instead of a tolerance that 0.0 or a wrong second digit would meet.
 TEST(Accuracy, NoBoundIsReportedAsNone) {
   rb::bench::Reference ref;
   ref.n = std::int64_t{1} << 28;
@@ -114,10 +115,19 @@ TEST(Accuracy, NoBoundIsReportedAsNone) {
   EXPECT_FALSE(v.rel_tol.has_value());
   EXPECT_FALSE(rb::bench::accuracy_bound({Accumulator::f32, std::int64_t{1} << 24, 0, 0, true}, 1, 1).has_value());
   EXPECT_FALSE(rb::bench::accuracy_bound({Accumulator::f32, std::int64_t{1} << 23, 0, 0, true}, 1, 1).has_value());
-  const auto below = rb::bench::accuracy_bound({Accumulator::f32, std::int64_t{1} << 22, 0, 0, true}, 1, 1);
+  // gamma(2^18) = 2^18 u32 / (1 - 2^18 u32) = 1.56%: vacuous; gamma(2^17) = 0.78%: a bound.
+  EXPECT_FALSE(rb::bench::accuracy_bound({Accumulator::f32, std::int64_t{1} << 18, 0, 0, true}, 1, 1).has_value());
+  const auto below = rb::bench::accuracy_bound({Accumulator::f32, std::int64_t{1} << 17, 0, 0, true}, 1, 1);
   ASSERT_TRUE(below.has_value());
-  EXPECT_LT(*below, 1.0);
+  EXPECT_LT(*below, rb::bench::kMaxRelativeBound);
+  EXPECT_GT(*below, 0.007);
   EXPECT_TRUE(rb::bench::accuracy_bound({Accumulator::f64, ref.n, 0, 0, false}, 1, 1).has_value());
+  // A row whose bound is vacuous is judged without one: 10% off passes the accuracy check (the
+  // exact check and the per-call check still judge it) and reports no rel_tol.
+  ref.n = std::int64_t{1} << 18;
+  const auto vac = check_accuracy(18.0, ref, {Accumulator::f32, ref.n, 0, 0, true});
+  EXPECT_TRUE(vac.ok);
+  EXPECT_FALSE(vac.rel_tol.has_value());
 }
 
 TEST(Accuracy, BoundsOrderByAccumulator) {
@@ -200,8 +210,10 @@ TEST(Accuracy, BinnedBoundScalesWithTheLargestElement) {
   ref.sum = sum;
   ref.sum_abs = sum_abs;
   ref.max_abs = max_abs;
+  // 16 of 21.37 is no bound (above kMaxRelativeBound sum|x|): reported as none.
   EXPECT_TRUE(check_accuracy(20.255701065063477, ref, rfa).ok);
-  EXPECT_NEAR(*rb::bench::accuracy_bound(rfa, sum, sum_abs, n * max_abs), 16.0, 1e-3);
+  EXPECT_FALSE(check_accuracy(20.255701065063477, ref, rfa).rel_tol.has_value());
+  EXPECT_FALSE(rb::bench::accuracy_bound(rfa, sum, sum_abs, n * max_abs).has_value());
   EXPECT_FALSE(rb::bench::accuracy_bound(rfa, sum, sum_abs).has_value());  // needs n max|x|
   ref.sum = 2.0;
   ref.sum_abs = 4.5 * n;
@@ -209,6 +221,7 @@ TEST(Accuracy, BinnedBoundScalesWithTheLargestElement) {
   EXPECT_FALSE(check_accuracy(-1.6868146216501806e33, ref, rfa).ok);
   EXPECT_TRUE(check_accuracy(2.0, ref, rfa).ok);
   EXPECT_FALSE(check_accuracy(2.0 + 600.0, ref, rfa).ok);  // 2^30 x 8 x 2^-26 = 128 allowed
+  EXPECT_NEAR(*rb::bench::accuracy_bound(rfa, 2.0, ref.sum_abs, n * 8.0), 128.0, 1e-3);
 }
 
 // Two orders of the same random floats differ in their last bits; a promise of run_to_run must
@@ -230,6 +243,49 @@ TEST(Repeat, DifferentBitsFailOnlyAPromise) {
   EXPECT_FALSE(check_repeatable(0.0, -0.0, Determinism::run_to_run).ok);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_TRUE(check_repeatable(nan, -nan, Determinism::run_to_run).ok);  // NaN is NaN, whatever its payload
+}
+
+// The per-call check: every call within the bound, and the warm-up's bits where promised.
+TEST(Calls, EveryCallIsCheckedAgainstBoundAndPromise) {
+  using rb::bench::check_calls;
+  using rb::bench::Determinism;
+  const auto x = rb::test::random_signed(100'003, 11);
+  const auto ref = rb::test::reference_of(x);
+  const auto s = strided_structure(Accumulator::f32, 100'003, 64);
+  const double good = strided_sum<float>(x, 100'003, 64), other = strided_sum<float>(x, 100'003, 32);
+  ASSERT_NE(good, other) << "the two orders agree: pick another seed";
+  std::vector<double> calls(40, good);
+  auto v = check_calls(good, calls, ref, s, Determinism::run_to_run);
+  EXPECT_TRUE(v.ok) << v.message;
+  EXPECT_EQ(v.checked, 40);
+  EXPECT_EQ(v.wrong, 0);
+  EXPECT_TRUE(v.repeatable);
+  ASSERT_TRUE(v.worst.rel_tol.has_value());
+  // One call in 40 from another order: fine without a promise, wrong under one.
+  calls[17] = other;
+  v = check_calls(good, calls, ref, s, Determinism::not_guaranteed);
+  EXPECT_TRUE(v.ok) << v.message;
+  EXPECT_FALSE(v.repeatable);
+  EXPECT_EQ(v.differed, 1);
+  v = check_calls(good, calls, ref, s, Determinism::run_to_run);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.wrong, 1);
+  EXPECT_NE(v.message.find("timed call 18 of 40"), std::string::npos) << v.message;
+  EXPECT_NE(v.message.find("promises run_to_run"), std::string::npos) << v.message;
+  // One call outside the bound fails without a promise too, and reports the worst error.
+  calls[17] = good;
+  calls[33] = ref.sum + 0.1 * ref.sum_abs;
+  v = check_calls(good, calls, ref, s, Determinism::not_guaranteed);
+  EXPECT_FALSE(v.ok);
+  EXPECT_EQ(v.wrong, 1);
+  EXPECT_NEAR(v.worst.rel_err, 0.1, 1e-6);
+  EXPECT_NE(v.message.find("outside the stated bound"), std::string::npos) << v.message;
+  // A NaN (an unwritten, poisoned slot) on one call fails.
+  calls[33] = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_FALSE(check_calls(good, calls, ref, s, Determinism::not_guaranteed).ok);
+  // A wrong warm-up call fails even when every later call repeats it.
+  const double off = ref.sum + 0.1 * ref.sum_abs;
+  EXPECT_FALSE(check_calls(off, std::vector<double>(5, off), ref, s, Determinism::run_to_run).ok);
 }
 
 }  // namespace

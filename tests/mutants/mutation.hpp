@@ -1,7 +1,7 @@
 #pragma once
 // Mutation evidence: backends with a planted bug, run through the real harness, must come out as
 // failed, by the check that should catch them; their correct twins must pass. Each test prints
-// its rows of the mutation table (bug, n, which check caught it).
+// its rows of the mutation table (bug, n, the state of every check).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -13,10 +13,13 @@
 
 namespace rb::test {
 
+// The check meant to catch a mutant (bench/verify.hpp, bench/ceiling.hpp).
+enum class Catcher { exact, accuracy, calls, ceiling };
+
 struct Mutant {
   std::string backend;  // the registered name
   std::string bug;      // what was planted
-  bool exact_catches;   // true: the exact check must fail it; false: the accuracy bound must
+  Catcher caught_by;    // this check must fail it (others may too)
 };
 
 inline const char* check_name(bench::Outcome::Check c) {
@@ -30,24 +33,43 @@ inline const char* check_name(bench::Outcome::Check c) {
   return "?";
 }
 
+inline bench::Outcome::Check check_of(const bench::Outcome& o, Catcher c) {
+  switch (c) {
+    case Catcher::exact: return o.exact;
+    case Catcher::accuracy: return o.accuracy;
+    case Catcher::calls: return o.calls;
+    case Catcher::ceiling: return o.ceiling;
+  }
+  return bench::Outcome::Check::none;
+}
+
+// One row of the mutation table: | backend | bug | n | exact | per call | accuracy | ceiling |.
+inline void print_row(const std::string& backend, const std::string& bug, std::int64_t n, const bench::Outcome& o) {
+  std::printf("| %s | %s | %lld | %s | %s | %s | %s | %lld |\n", backend.c_str(), bug.c_str(), static_cast<long long>(n),
+              check_name(o.exact), check_name(o.calls), check_name(o.accuracy), check_name(o.ceiling),
+              static_cast<long long>(o.checked_calls));
+}
+
 // Checks every mutant and control at every size of the session (mode: "hot" or "cold").
 inline void expect_caught(const bench::Session& session, const std::vector<Mutant>& mutants,
                           const std::vector<std::string>& controls, const char* mode) {
   using bench::Outcome;
+  std::printf("| backend | bug | n | exact | per call | accuracy | ceiling | checked calls |\n|---|---|---|---|---|---|---|---|\n");
   for (const auto n : session.options().sizes) {
     const std::string tail = "/" + std::to_string(n) + "/" + mode;
     for (const auto& m : mutants) {
       const auto o = outcome_of(session, m.backend + tail);
-      std::printf("| %s | %s | %lld | exact: %s | accuracy: %s |\n", m.backend.c_str(), m.bug.c_str(),
-                  static_cast<long long>(n), check_name(o.exact), check_name(o.accuracy));
+      print_row(m.backend, m.bug, n, o);
       EXPECT_EQ(o.kind, Outcome::Kind::verification_failed) << m.backend << tail << ": " << o.message;
-      if (m.exact_catches) EXPECT_EQ(o.exact, Outcome::Check::failed) << m.backend << tail << ": " << o.message;
-      else EXPECT_EQ(o.accuracy, Outcome::Check::failed) << m.backend << tail << ": " << o.message;
+      EXPECT_EQ(check_of(o, m.caught_by), Outcome::Check::failed) << m.backend << tail << ": " << o.message;
     }
     for (const auto& c : controls) {
       const auto o = outcome_of(session, c + tail);
+      print_row(c, "(control)", n, o);
       EXPECT_EQ(o.kind, Outcome::Kind::ok) << c << tail << ": " << o.message;
       EXPECT_EQ(o.exact, Outcome::Check::passed) << c << tail;
+      EXPECT_EQ(o.calls, Outcome::Check::passed) << c << tail;
+      EXPECT_NE(o.ceiling, Outcome::Check::failed) << c << tail;
     }
   }
 }

@@ -1,9 +1,15 @@
-// Planted bugs in CPU backends, caught by the harness at n = 2^20 + 1 and 2^28 + 3 on signed
-// uniform input: an element skipped, one counted twice, a chunked runtime that drops its last
-// chunk, a row that returns 0 (the exact check), and a row that states double accumulation but adds in float (the
-// accuracy bound: the integers of the exact check add exactly in float too), and a row promising
-// run_to_run whose order of additions changes from call to call (the determinism check).
+// Planted bugs in CPU backends, caught by the harness on signed uniform input at n = 2^20 + 1,
+// 1000003 and 2^28 + 3: an element skipped, one counted twice, a chunked runtime that drops its
+// last chunk, a row that returns 0, a read of x[n] (the poison past n), a read of x[n-2] for
+// x[n-1], a dropped group of 16 (the exact check); a row that states double accumulation but adds
+// in float (the accuracy bound); a memoized sum (the exact check in place, and the ceiling); a sum
+// wrong on one call in 20 (the per-call check, 30 runs of 30); a row promising run_to_run whose
+// order changes from call to call (the per-call check's bits).
 #include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <utility>
 
 #include "bench/backends/cpu_runtime.hpp"
 #include "bench/cpu/runner.hpp"
@@ -15,6 +21,7 @@
 namespace {
 
 using namespace rb::bench;
+using rb::test::Catcher;
 
 float skip_last(const float* x, std::int64_t n) noexcept { return rb::cpu::unrolled8_f32(x, n > 0 ? n - 1 : 0); }
 float count_twice(const float* x, std::int64_t n) noexcept {
@@ -24,6 +31,16 @@ double f64_in_float(const float* x, std::int64_t n) noexcept { return rb::cpu::u
 // Returns 0 whatever the data: a float chain of 2^28 has no accuracy bound, so before the exact
 // check such a row counted as verified.
 float zero(const float*, std::int64_t) noexcept { return 0.0f; }
+// Reads one element past the end: a tail loop with <= for <.
+float over_read(const float* x, std::int64_t n) noexcept { return rb::cpu::unrolled8_f32(x, n + 1); }
+// Reads x[n-2] in place of x[n-1]: an index off by one in a tail.
+float neighbour(const float* x, std::int64_t n) noexcept {
+  return n < 2 ? rb::cpu::unrolled8_f32(x, n) : rb::cpu::unrolled8_f32(x, n - 1) + x[n - 2];
+}
+// Drops the 16 elements before the last: a lost tile.
+float drop_group(const float* x, std::int64_t n) noexcept {
+  return n < 17 ? rb::cpu::unrolled8_f32(x, n) : rb::cpu::unrolled8_f32(x, n - 17) + x[n - 1];
+}
 
 // A chunked runtime (parallel.hpp's split into 4) whose loop stops one chunk short.
 struct DropLastChunk {
@@ -40,8 +57,46 @@ struct DropLastChunk {
   int parts(std::int64_t n) const { return std::max(2, rb::cpu::parts_for(n, 4, rb::cpu::kMinChunk)); }
 };
 
+class Unrolled8 : public CpuBackend {
+ public:
+  explicit Unrolled8(const CpuProblem& p) : p_(p) {}
+  Structure structure() const override { return lanes(Accumulator::f32, 8, 1)(p_.n); }
+
+ protected:
+  double sum() const { return rb::cpu::unrolled8_f32(p_.data, p_.n); }
+  CpuProblem p_;
+};
+
+// Remembers its sum by (pointer, n), as a cache that outlives the backend object would: every
+// later call on the same buffer returns it without reading the data.
+class Memoizing final : public Unrolled8 {
+ public:
+  using Unrolled8::Unrolled8;
+  double run() override {
+    static std::map<std::pair<const float*, std::int64_t>, double> cache;
+    const auto [it, fresh] = cache.try_emplace({p_.data, p_.n}, 0.0);
+    if (fresh) it->second = sum();
+    return it->second;
+  }
+};
+
+// Wrong on one call in 20, from a random phase: the last element dropped, as a race in a
+// completion drops a late partial.
+class Intermittent final : public Unrolled8 {
+ public:
+  explicit Intermittent(const CpuProblem& p) : Unrolled8(p), call_(std::random_device{}() % kPeriod) {}
+  double run() override {
+    if (++call_ % kPeriod != 0) return sum();
+    return rb::cpu::unrolled8_f32(p_.data, p_.n - 1);
+  }
+  static constexpr unsigned kPeriod = 20;
+
+ private:
+  unsigned call_;
+};
+
 TEST(Mutants, CpuBugsAreCaught) {
-  auto options = rb::test::small_options({(std::int64_t{1} << 20) + 1, (std::int64_t{1} << 28) + 3});
+  auto options = rb::test::small_options({(std::int64_t{1} << 20) + 1, 1'000'003, (std::int64_t{1} << 28) + 3});
   Session session(options);
   const Summation eight32 = lanes(Accumulator::f32, 8, 1), eight64 = lanes(Accumulator::f64, 8, 1);
   const auto entries = bind_cpu_backends(session, {
@@ -52,19 +107,59 @@ TEST(Mutants, CpuBugsAreCaught) {
       cpu_runtime<DropLastChunk>("mutant/drop_last_chunk", eight32),
       cpu_function<&f64_in_float>("mutant/f64_in_float", eight64),
       cpu_function<&zero>("mutant/zero", lanes(Accumulator::f32, 1)),
+      cpu_function<&over_read>("mutant/over_read", eight32),
+      cpu_function<&neighbour>("mutant/neighbour", eight32),
+      cpu_function<&drop_group>("mutant/drop_group", eight32),
+      cpu_backend<Memoizing>("mutant/memoizing"),
   });
   ASSERT_GT(rb::test::run_in_process(session, entries), 0u);
   rb::test::expect_caught(session,
-                          {{"mutant/skip_last", "skips the last element", true},
-                           {"mutant/count_twice", "counts x[n/2] twice", true},
-                           {"mutant/drop_last_chunk", "chunked runtime drops its last chunk", true},
-                           {"mutant/f64_in_float", "states f64, accumulates in float", false},
-                           {"mutant/zero", "returns 0 (one float chain: no bound at 2^28)", true}},
+                          {{"mutant/skip_last", "skips the last element", Catcher::exact},
+                           {"mutant/count_twice", "counts x[n/2] twice", Catcher::exact},
+                           {"mutant/drop_last_chunk", "chunked runtime drops its last chunk", Catcher::exact},
+                           {"mutant/f64_in_float", "states f64, accumulates in float", Catcher::accuracy},
+                           {"mutant/zero", "returns 0 (one float chain: no bound at 2^28)", Catcher::exact},
+                           {"mutant/over_read", "reads x[n], one past the end", Catcher::exact},
+                           {"mutant/neighbour", "reads x[n-2] for x[n-1]", Catcher::exact},
+                           {"mutant/drop_group", "drops 16 elements before the last", Catcher::exact},
+                           {"mutant/memoizing", "returns a sum cached on (pointer, n)", Catcher::exact}},
                           {"control/unrolled8_f32", "control/unrolled8_f64"}, "hot");
+  // Beyond the exact check, a memoized sum is faster than the host can read its input.
+  for (const std::int64_t n : {(std::int64_t{1} << 20) + 1, (std::int64_t{1} << 28) + 3}) {
+    const auto o = rb::test::outcome_of(session, "mutant/memoizing/" + std::to_string(n) + "/hot");
+    EXPECT_EQ(o.ceiling, Outcome::Check::failed) << n << ": " << o.message;
+    EXPECT_NE(o.message.find("faster than physics"), std::string::npos) << o.message;
+  }
+}
+
+// The per-call check under the default stopping rule: a sum wrong on one call in 20 is caught in
+// every run wherever a row checks 20 calls or more (the default min_samples alone gives that).
+TEST(Mutants, IntermittentlyWrongIsCaughtInEveryRun) {
+  constexpr int kRuns = 30;
+  for (const std::int64_t n : {(std::int64_t{1} << 20) + 1, std::int64_t{1'000'003}}) {
+    int caught = 0;
+    std::int64_t fewest_calls = -1;
+    for (int run = 0; run < kRuns; ++run) {
+      Options o = rb::test::small_options({n});
+      o.rule = StopRule{};
+      o.seed = 1000 + static_cast<std::uint64_t>(run);
+      Session session(o);
+      const auto entries = bind_cpu_backends(session, {cpu_backend<Intermittent>("mutant/intermittent")});
+      ASSERT_EQ(rb::test::run_in_process(session, entries), 1u);
+      const auto out = rb::test::outcome_of(session, "mutant/intermittent/" + std::to_string(n) + "/hot");
+      caught += out.kind == Outcome::Kind::verification_failed;
+      fewest_calls = fewest_calls < 0 ? out.checked_calls : std::min(fewest_calls, out.checked_calls);
+      if (run == 0) rb::test::print_row("mutant/intermittent", "drops x[n-1] on 1 call in 20", n, out);
+    }
+    std::printf("| mutant/intermittent | drops x[n-1] on 1 call in 20 | %lld | caught in %d of %d runs (>= %lld calls checked each) |\n",
+                static_cast<long long>(n), caught, kRuns, static_cast<long long>(fewest_calls));
+    EXPECT_EQ(caught, kRuns) << "n = " << n;
+    EXPECT_GE(fewest_calls, static_cast<std::int64_t>(Intermittent::kPeriod));
+  }
 }
 
 TEST(Mutants, BrokenDeterminismPromiseIsCaught) {
-  const std::int64_t n = (std::int64_t{1} << 20) + 1;
+  const std::int64_t n = 100'003;  // one float chain: a bound of 0.6% sum|x|, below kMaxRelativeBound
   Session session(rb::test::small_options({n}));
   const auto entries = bind_cpu_backends(session, {
       cpu_backend<rb::test::ChangesOrder>("mutant/changes_order"),
@@ -73,10 +168,10 @@ TEST(Mutants, BrokenDeterminismPromiseIsCaught) {
   ASSERT_EQ(rb::test::run_in_process(session, entries), 2u);
   const std::string tail = "/" + std::to_string(n) + "/hot";
   const auto mutant = rb::test::outcome_of(session, "mutant/changes_order" + tail);
-  std::printf("| mutant/changes_order | promises run_to_run, changes its order | %lld | determinism: %s |\n",
-              static_cast<long long>(n), rb::test::check_name(mutant.repeat));
+  rb::test::print_row("mutant/changes_order", "promises run_to_run, changes its order", n, mutant);
   EXPECT_EQ(mutant.kind, Outcome::Kind::verification_failed) << mutant.message;
   EXPECT_EQ(mutant.repeat, Outcome::Check::failed);
+  EXPECT_EQ(mutant.calls, Outcome::Check::failed);
   EXPECT_EQ(mutant.exact, Outcome::Check::passed);
   EXPECT_EQ(mutant.accuracy, Outcome::Check::passed);
   EXPECT_NE(mutant.message.find("promises run_to_run"), std::string::npos) << mutant.message;

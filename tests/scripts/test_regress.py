@@ -285,10 +285,47 @@ class Errors(Case):
         out = self.assertExit(0, self.regress(b, n))
         self.assertIn("fixed (BASE had an error)", out)
 
-    def test_reduce_bench_skip_is_not_a_failure(self):
+    def test_measured_row_turned_skip_fails(self):
+        # Measured in BASE, a reduce_bench "skipped: ..." row in NEW: nothing was measured, so the
+        # gate cannot say "no regression" without --allow-missing.
         b, n = self.docs(new_error="skipped: n = 2147483648 needs 8.6 GB of host memory, 4.0 GB available")
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("| SKIPPED in NEW", out)
+        self.assertIn("needs 8.6 GB of host memory", out)
+        self.assertIn("regress: FAIL: 1 benchmark(s): " + self.NAME + " (SKIPPED in NEW)", out)
+        self.assertNotIn("regress: OK", out)
+
+    def test_allow_missing_accepts_a_skip_and_warns(self):
+        b, n = self.docs(new_error="skipped: n = 2147483648 needs 8.6 GB of host memory, 4.0 GB available")
+        out = self.assertExit(0, self.regress(b, n, "--allow-missing"))
+        self.assertIn("| skipped in NEW", out)
+        self.assertIn("warning: 1 benchmark(s) measured in BASE only skipped in NEW (allowed by --allow-missing): "
+                      + self.NAME, out)
+        self.assertIn("regress: OK", out)
+
+    def test_interrupted_run_fails(self):
+        # reduce_bench after SIGINT: the rows it did not reach are "skipped: not run: interrupted".
+        b, n = self.docs(new_error="skipped: not run: interrupted by SIGINT")
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("SKIPPED in NEW", out)
+        self.assertIn("interrupted by SIGINT", out)
+        self.assertExit(0, self.regress(b, n, "--allow-missing"))
+
+    def test_allow_missing_does_not_accept_a_new_error(self):
+        b, n = self.docs(new_error="sum 1.2 is off the reference 1.0 by 0.2 > tolerance")
+        out = self.assertExit(1, self.regress(b, n, "--allow-missing"))
+        self.assertIn("NEW ERROR", out)
+
+    def test_skipped_on_both_sides_passes(self):
+        skip = "skipped: n = 2147483648 needs 8.6 GB of host memory, 4.0 GB available"
+        b, n = self.docs(base_error=skip, new_error=skip)
         out = self.assertExit(0, self.regress(b, n))
-        self.assertIn("skipped in NEW", out)
+        self.assertIn("skipped in BASE", out)
+        self.assertNotIn("SKIPPED in NEW", out)
+
+    def test_help_says_a_skip_fails(self):
+        out = self.assertExit(0, self.regress("--help"))
+        self.assertIn("only skip", " ".join(out.split()))
 
     def test_error_in_a_benchmark_new_in_new_fails(self):
         b, _ = self.docs()
@@ -303,7 +340,10 @@ class Errors(Case):
 
     def test_skip_with_message_1_8(self):
         b, n = self.docs(version="1.8.3", new_skip="not supported on this device")
-        out = self.assertExit(0, self.regress(b, n))
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("SKIPPED in NEW", out)
+        self.assertIn("not supported on this device", out)
+        out = self.assertExit(0, self.regress(b, n, "--allow-missing"))
         self.assertIn("skipped in NEW", out)
 
 
@@ -370,6 +410,16 @@ class OneSided(Case):
         out = self.assertExit(1, self.regress(b, n, "--allow-missing"))
         self.assertIn(self.GONE + " (NEW ERROR)", out)
         self.assertNotIn("only in BASE", out)
+        self.assertNotIn("MISSING in NEW", out)
+
+    def test_missing_row_that_base_never_measured_does_not_fail(self):
+        # BASE's row was itself a skip: NEW losing it loses no measurement.
+        rows = fx.rows_for(self.KEPT, 1 << 20, fx.noisy(7.0, 5, 0.01, random.Random(1)))
+        rows += fx.rows_for(self.GONE, 1 << 20, [7.0] * 5, error="skipped: needs 8.6 GB of host memory")
+        b = self.file("b2.json", fx.sweep(rows))
+        n = self.file("n2.json", fx.sweep(fx.rows_for(self.KEPT, 1 << 20, fx.noisy(7.0, 5, 0.01, random.Random(2)))))
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("1 only in BASE, not measured there either", out)
         self.assertNotIn("MISSING in NEW", out)
 
     def test_benchmarks_on_one_side_are_listed(self):

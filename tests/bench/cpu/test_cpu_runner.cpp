@@ -158,3 +158,41 @@ TEST(CpuRunner, SampleStatisticsAreReported) {
 }
 
 }  // namespace
+
+// The exact check writes its integers over the input in place, poison past n, and the input comes
+// back bit for bit afterwards (synthetic and file input), the largest n included.
+TEST(Session, ExactDataInPlaceThenTheInputAgain) {
+  for (const bool from_file : {false, true}) {
+    Options o = rb::test::small_options({1000, 4097});
+    const auto dir = std::filesystem::temp_directory_path() / "rb_exact_in_place";
+    if (from_file) {
+      std::filesystem::create_directories(dir);
+      const auto values = rb::test::random_signed(4097, 5);
+      std::ofstream(dir / "x.bin", std::ios::binary)
+          .write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
+      o.input_path = (dir / "x.bin").string();
+      o.dist_given = false;
+    }
+    o.offset = 3;
+    Session session(o);
+    session.select_sizes({1000, 4097});
+    const float* x = session.host_data(4097);
+    const std::vector<float> before(x, x + 4097 + kPadFloats);
+    for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
+      for (int set = 0; set < Session::kExactSets; ++set) {
+        session.fill_exact_host(n, set);
+        std::vector<float> want(static_cast<std::size_t>(n));
+        generate(Dist::integers, session.exact_seed(set), want.data(), 0, n);
+        EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
+        for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
+        double sum = 0;
+        for (const float v : want) sum += v;
+        EXPECT_EQ(sum, session.exact_reference(n, set).sum);
+      }
+      EXPECT_EQ(session.host_data(n), x);  // restores
+      EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << "the input is back, padding zero again: " << n;
+    }
+    EXPECT_NE(session.exact_seed(0), session.exact_seed(1));
+    if (from_file) std::filesystem::remove_all(dir);
+  }
+}

@@ -12,6 +12,8 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "bench/nccl/launch.hpp"
 #include "bench/nccl/rendezvous.hpp"
@@ -37,20 +39,43 @@ TEST(Launch, NoLauncherIsOneProcess) {
 }
 
 TEST(Launch, EachLauncherIsRead) {
+  // mpirun -np 8: its own variables alone.
   Launch l = read_launch(env_of({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "8"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}}));
   EXPECT_EQ(l.rank, 3);
   EXPECT_EQ(l.size, 8);
   EXPECT_EQ(l.local_rank, 1);
   EXPECT_EQ(l.by, "OpenMPI");
-  l = read_launch(env_of({{"SLURM_PROCID", "5"}, {"SLURM_NTASKS", "6"}, {"SLURM_LOCALID", "2"}}));
-  EXPECT_EQ(l.rank, 5);
-  EXPECT_EQ(l.size, 6);
-  EXPECT_EQ(l.local_rank, 2);
-  EXPECT_EQ(l.by, "Slurm");
-  l = read_launch(env_of({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}}));
+  EXPECT_TRUE(l.ignored.empty());
+  l = read_launch(env_of({{"PMI_RANK", "1"}, {"PMI_SIZE", "2"}, {"MPI_LOCALRANKID", "1"}}));
   EXPECT_EQ(l.rank, 1);
   EXPECT_EQ(l.size, 2);
-  EXPECT_EQ(l.by, "torchrun/RANK");
+  EXPECT_EQ(l.local_rank, 1);
+  EXPECT_EQ(l.by, "MPICH/PMI");
+  // srun -n 6 reduce_bench --rendezvous=... (or RB_RENDEZVOUS, or MPI over PMIx).
+  const std::map<std::string, std::string> srun = {
+      {"SLURM_PROCID", "5"}, {"SLURM_NTASKS", "6"}, {"SLURM_STEP_NUM_TASKS", "6"}, {"SLURM_LOCALID", "2"}};
+  for (const auto& [extra, flag] : std::vector<std::pair<std::string, std::string>>{
+           {"", "file:/shared/id"}, {"RB_RENDEZVOUS", ""}, {"PMIX_RANK", ""}}) {
+    auto vars = srun;
+    if (!extra.empty()) vars[extra] = extra == "PMIX_RANK" ? "5" : "tcp:node-01:29501";
+    l = read_launch(env_of(vars), flag);
+    EXPECT_EQ(l.rank, 5) << extra;
+    EXPECT_EQ(l.size, 6) << extra;
+    EXPECT_EQ(l.local_rank, 2) << extra;
+    EXPECT_EQ(l.by, "Slurm") << extra;
+  }
+  // torchrun --nproc-per-node=2 --no-python reduce_bench: TORCHELASTIC_RUN_ID, no flag needed.
+  l = read_launch(env_of({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}, {"TORCHELASTIC_RUN_ID", "none"},
+                          {"MASTER_ADDR", "127.0.0.1"}, {"MASTER_PORT", "29500"}}));
+  EXPECT_EQ(l.rank, 1);
+  EXPECT_EQ(l.size, 2);
+  EXPECT_EQ(l.local_rank, 1);
+  EXPECT_EQ(l.by, "torchrun");
+  // Another launcher of RANK/WORLD_SIZE, with the rendezvous it needs.
+  l = read_launch(env_of({{"RANK", "1"}, {"WORLD_SIZE", "2"}}), "tcp:127.0.0.1:29501");
+  EXPECT_EQ(l.rank, 1);
+  EXPECT_EQ(l.size, 2);
+  EXPECT_EQ(l.by, "RANK/WORLD_SIZE");
 }
 
 TEST(Launch, MpirunInsideSlurmIsMpirunsAndTheBatchStepIsOneProcess) {
@@ -59,15 +84,76 @@ TEST(Launch, MpirunInsideSlurmIsMpirunsAndTheBatchStepIsOneProcess) {
   EXPECT_EQ(l.rank, 1);
   EXPECT_EQ(l.size, 4);
   // srun's tasks carry SLURM_STEP_NUM_TASKS; the batch script's single process says 1 there.
-  l = read_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "16"}, {"SLURM_STEP_NUM_TASKS", "1"}}));
+  l = read_launch(env_of({{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "16"}, {"SLURM_STEP_NUM_TASKS", "1"}}),
+                  "file:/shared/id");
   EXPECT_EQ(l.size, 1);
   EXPECT_TRUE(l.by.empty());
+  EXPECT_TRUE(l.ignored.empty()) << l.ignored;
+}
+
+// srun starting one torchrun per node: the workers see srun's variables (the node's task) and
+// torchrun's (the worker's); torchrun's describe this process.
+TEST(Launch, TorchrunUnderSrunIsTorchruns) {
+  const Launch l = read_launch(env_of({{"SLURM_PROCID", "1"}, {"SLURM_STEP_NUM_TASKS", "2"}, {"SLURM_LOCALID", "0"},
+                                       {"RANK", "7"}, {"WORLD_SIZE", "8"}, {"LOCAL_RANK", "3"},
+                                       {"TORCHELASTIC_RUN_ID", "job"}}),
+                               "tcp:node-01:29501");
+  EXPECT_EQ(l.rank, 7);
+  EXPECT_EQ(l.size, 8);
+  EXPECT_EQ(l.local_rank, 3);
+  EXPECT_EQ(l.by, "torchrun");
+}
+
+// Launcher variables left in an ordinary shell, or a batch script's, leave a plain run one
+// process with every row available, and say which were ignored and why.
+TEST(Launch, StrayVariablesLeaveOneProcess) {
+  struct Stray {
+    std::map<std::string, std::string> vars;
+    std::string named, why;
+  };
+  const std::vector<Stray> cases = {
+      {{{"RANK", "3"}, {"WORLD_SIZE", "8"}}, "RANK=3 WORLD_SIZE=8 ignored", "TORCHELASTIC_RUN_ID"},
+      {{{"RANK", "3"}, {"WORLD_SIZE", "8"}, {"LOCAL_RANK", "3"}, {"MASTER_ADDR", "10.0.0.1"}, {"MASTER_PORT", "29500"}},
+       "RANK=3 WORLD_SIZE=8 ignored", "--rendezvous"},
+      {{{"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}}, "SLURM_PROCID=0 SLURM_NTASKS=4 ignored", "not a task of srun"},
+      {{{"SLURM_PROCID", "2"}, {"SLURM_STEP_NUM_TASKS", "4"}}, "SLURM_PROCID=2 SLURM_STEP_NUM_TASKS=4 ignored",
+       "needs --rendezvous or RB_RENDEZVOUS"},
+  };
+  for (const auto& c : cases) {
+    const Launch l = read_launch(env_of(c.vars));
+    EXPECT_EQ(l.rank, 0) << c.named;
+    EXPECT_EQ(l.size, 1) << c.named;
+    EXPECT_TRUE(l.by.empty()) << c.named;
+    EXPECT_NE(l.ignored.find(c.named), std::string::npos) << l.ignored;
+    EXPECT_NE(l.ignored.find(c.why), std::string::npos) << l.ignored;
+    EXPECT_NE(l.ignored.find("running as one process"), std::string::npos) << l.ignored;
+    std::vector<BackendEntry> entries(2);
+    entries[0].name = "cpu/accumulate_f32";
+    entries[1].name = "cub";
+    keep_collective_rows(l, entries);
+    for (const auto& e : entries) EXPECT_TRUE(e.unavailable.empty()) << c.named << ": " << e.name;
+  }
+  // Both kinds at once: one line naming both.
+  const Launch both = read_launch(env_of({{"RANK", "3"}, {"WORLD_SIZE", "8"}, {"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}}));
+  EXPECT_EQ(both.size, 1);
+  EXPECT_NE(both.ignored.find("RANK=3"), std::string::npos) << both.ignored;
+  EXPECT_NE(both.ignored.find("SLURM_NTASKS=4"), std::string::npos) << both.ignored;
+  EXPECT_EQ(both.ignored.find('\n'), std::string::npos) << both.ignored;
+  // A size of 1, or variables that are no numbers, lose nothing: no note, no error.
+  EXPECT_TRUE(read_launch(env_of({{"RANK", "0"}, {"WORLD_SIZE", "1"}})).ignored.empty());
+  EXPECT_NO_THROW(read_launch(env_of({{"RANK", "one"}, {"WORLD_SIZE", "two"}})));
+  EXPECT_EQ(read_launch(env_of({{"RANK", "one"}, {"WORLD_SIZE", "two"}})).size, 1);
 }
 
 TEST(Launch, OutOfRangeOrGarbageThrows) {
-  EXPECT_THROW(read_launch(env_of({{"RANK", "2"}, {"WORLD_SIZE", "2"}})), std::invalid_argument);
-  EXPECT_THROW(read_launch(env_of({{"RANK", "-1"}, {"WORLD_SIZE", "2"}})), std::invalid_argument);
-  EXPECT_THROW(read_launch(env_of({{"RANK", "one"}, {"WORLD_SIZE", "2"}})), std::invalid_argument);
+  const auto torchrun = [](const char* rank, const char* size) {
+    return env_of({{"RANK", rank}, {"WORLD_SIZE", size}, {"TORCHELASTIC_RUN_ID", "none"}});
+  };
+  EXPECT_THROW(read_launch(torchrun("2", "2")), std::invalid_argument);
+  EXPECT_THROW(read_launch(torchrun("-1", "2")), std::invalid_argument);
+  EXPECT_THROW(read_launch(torchrun("one", "2")), std::invalid_argument);
+  EXPECT_THROW(read_launch(env_of({{"OMPI_COMM_WORLD_RANK", "4"}, {"OMPI_COMM_WORLD_SIZE", "4"}})), std::invalid_argument);
+  EXPECT_THROW(read_launch(env_of({{"RANK", "2"}, {"WORLD_SIZE", "2"}}), "file:/shared/id"), std::invalid_argument);
 }
 
 TEST(Launch, OnlyRankZeroWritesFiles) {

@@ -1,0 +1,43 @@
+#include "bench/gpu/call_log.hpp"
+
+#include <cstring>
+
+namespace rb::bench::gpu {
+
+void CallLog::after_call() {
+  if (where_ == ResultIn::elsewhere) {
+    sums_.push_back(backend_.result());
+    return;
+  }
+  if (pending_ == GpuSession::kCallBatch) drain();
+  auto* dst = static_cast<unsigned char*>(g_.call_copies()) + pending_ * static_cast<std::int64_t>(ResultSlot::kBytes);
+  RB_CUDA_CHECK(cudaMemcpyAsync(dst, g_.slot_ptr(), ResultSlot::kBytes, cudaMemcpyDeviceToDevice, g_.stream()));
+  ++pending_;
+}
+
+void CallLog::drain() {
+  if (pending_ == 0) return;
+  std::vector<unsigned char> host(static_cast<std::size_t>(pending_) * ResultSlot::kBytes);
+  RB_CUDA_CHECK(cudaMemcpyAsync(host.data(), g_.call_copies(), host.size(), cudaMemcpyDeviceToHost, g_.stream()));
+  RB_CUDA_CHECK(cudaStreamSynchronize(g_.stream()));
+  for (std::int64_t i = 0; i < pending_; ++i) {
+    const unsigned char* p = host.data() + i * static_cast<std::int64_t>(ResultSlot::kBytes);
+    if (where_ == ResultIn::slot_f64) {
+      double d = 0;
+      std::memcpy(&d, p, sizeof d);
+      sums_.push_back(d);
+    } else {
+      float f = 0;
+      std::memcpy(&f, p, sizeof f);
+      sums_.push_back(f);
+    }
+  }
+  pending_ = 0;
+}
+
+std::vector<double> CallLog::take() {
+  drain();
+  return std::move(sums_);
+}
+
+}  // namespace rb::bench::gpu

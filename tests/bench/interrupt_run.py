@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""reduce_bench under SIGINT/SIGTERM (bench/interrupt.hpp), end to end.
+
+usage: interrupt_run.py REDUCE_BENCH INT|TERM [--twice]
+
+Six CPU rows of about a second each. Once the first has finished sampling (RB_SAMPLES shows its
+samples), and a third of a row later, the signal: the run must end within a fraction of what the
+rows left would take, exit 5,
+name the rows not run on its closing line, and leave a --benchmark_out JSON that parses, with the
+first row measured and every row after the signal skipped as interrupted. --twice: SIGINT and
+SIGTERM back to back; the second must find the default action and kill the process.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+EXIT_INTERRUPTED = 5
+ROWS = 6
+ROW_SECONDS = 1.0
+
+
+def main():
+    prog, which = sys.argv[1], sys.argv[2]
+    twice = "--twice" in sys.argv[3:]
+    sig = {"INT": signal.SIGINT, "TERM": signal.SIGTERM}[which]
+    with tempfile.TemporaryDirectory(prefix="rb_interrupt_") as tmp:
+        out, samples = os.path.join(tmp, "out.json"), os.path.join(tmp, "samples.csv")
+        sizes = ",".join(str(1000 * (i + 1)) for i in range(ROWS))
+        # Samples the precision can never stop: each row samples for --max_time, then stops.
+        args = [prog, "--sizes=" + sizes, "--benchmark_filter=cpu/accumulate_f64/", "--min_samples=100000000",
+                "--max_samples=100000000", "--max_time={}s".format(ROW_SECONDS), "--timeout={}s".format(ROW_SECONDS),
+                "--benchmark_out=" + out, "--benchmark_out_format=json"]
+        env = dict(os.environ, RB_SAMPLES=samples)
+        for k in ("RANK", "WORLD_SIZE", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"):
+            env.pop(k, None)
+        p = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not (os.path.exists(samples) and os.path.getsize(samples) > 0):
+            if p.poll() is not None or time.monotonic() > deadline:
+                p.kill()
+                o, e = p.communicate()
+                print(o + e)
+                print("FAIL: the first row never finished sampling (exit {})".format(p.returncode))
+                return 1
+            time.sleep(0.01)
+        if not twice:
+            time.sleep(ROW_SECONDS / 3)  # into the second row's samples (after the first row's checks)
+        t0 = time.monotonic()
+        p.send_signal(sig)
+        if twice:
+            p.send_signal(signal.SIGTERM if sig == signal.SIGINT else signal.SIGINT)
+        o, e = p.communicate(timeout=120)
+        after = time.monotonic() - t0
+        print(o + e)
+        print("exit {}, {:.2f} s after the signal".format(p.returncode, after))
+        if twice:
+            if p.returncode not in (-signal.SIGINT, -signal.SIGTERM):
+                print("FAIL: the second signal did not kill the process (exit {})".format(p.returncode))
+                return 1
+            print("OK: killed by the second signal")
+            return 0
+
+        failures = []
+        if p.returncode != EXIT_INTERRUPTED:
+            failures.append("exit {}, expected {}".format(p.returncode, EXIT_INTERRUPTED))
+        # Without the skip the rows left would take (ROWS - 2) * ROW_SECONDS at least.
+        if after > (ROWS - 2) * ROW_SECONDS / 2:
+            failures.append("{:.2f} s after the signal: the rows left were not skipped".format(after))
+        closing = [l for l in e.splitlines() if "interrupted by SIG" + which + ":" in l and "not run" in l]
+        if not closing:
+            failures.append("no closing line saying the run was interrupted")
+        elif not e.rstrip().endswith(closing[-1]):
+            failures.append("the interrupted line is not the last one")
+        try:
+            with open(out) as f:
+                rows = json.load(f)["benchmarks"]
+        except (OSError, ValueError, KeyError) as x:
+            failures.append("--benchmark_out is not a Google Benchmark JSON: {}".format(x))
+            rows = []
+        if rows:
+            names = [r["name"] for r in rows]
+            if len(names) != ROWS:
+                failures.append("{} rows in the JSON, expected {}: {}".format(len(names), ROWS, names))
+            if rows[0].get("error_occurred"):
+                failures.append("the first row, finished before the signal, is not measured: {}".format(rows[0]))
+            skipped = [r for r in rows if r.get("error_occurred")]
+            want = "skipped: not run: interrupted by SIG" + which
+            if len(skipped) < ROWS - 2 or any(r.get("error_message") != want for r in skipped):
+                failures.append("rows after the signal not all skipped with '{}': {}".format(
+                    want, [(r["name"], r.get("error_message")) for r in rows]))
+            if closing and "{} benchmarks not run".format(len(skipped)) not in closing[-1]:
+                failures.append("the closing line counts other rows than the JSON skips: " + closing[-1])
+        for f in failures:
+            print("FAIL: " + f)
+        return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
