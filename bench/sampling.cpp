@@ -216,6 +216,13 @@ double Sampler::projected_samples() const {
     // it reaches the target at k' effective samples, k' effective_share(k') of k'.
     const double independent = iv.spread * std::sqrt(iv.k_eff / kd);
     need = least_count(iv.lag1, kd, kd * std::pow(independent / rule_.target, 2));
+    // A width held open by the timer's ticks (GPU events count 32 ns) or by ties does not shrink
+    // as the spread's floor does: an interval past 64 samples and over twice its floor projects
+    // from itself, so a row that cannot reach the target stops at max_seconds instead of sampling
+    // to the timeout.
+    if (k >= 64 && iv.precision > 2 * iv.spread) {
+      need = std::max(need, std::ceil(kd * std::pow(iv.precision / rule_.target, 2)));
+    }
   } else {
     need = least_count(iv.lag1, kd, static_cast<double>(kFirstInterval));  // the first interval
   }

@@ -162,7 +162,8 @@ const float* Session::host_data(std::int64_t n) {
 }
 
 void Session::fill_exact_host(std::int64_t n, int set) {
-  float* x = const_cast<float*>(host_data(n));
+  if (host_.buffer.data() == nullptr || n > host_.count) (void)host_data(n);  // sizes it, or throws Skip; no restore
+  float* x = host_.buffer.data() + options_.offset;
   host_.dirty = std::max(host_.dirty, n + kPadFloats);
   fill_synthetic(Dist::integers, exact_seed(set), x, 0, n);
   std::fill(x + n, x + n + kPadFloats, kPoison);

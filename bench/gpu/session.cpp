@@ -51,7 +51,7 @@ const float* GpuSession::input(std::int64_t n) {
 }
 
 void GpuSession::fill_exact(std::int64_t n, int set) {
-  (void)input(n);
+  if (capacity_ < 0 || n > capacity_) (void)input(n);  // plans the buffer, or throws Skip; no restore
   float* x = input_.as<float>() + session_.options().offset;
   dirty_ = std::max(dirty_, n + kPadFloats);
   enqueue_generate(stream_, x, n, Dist::integers, session_.exact_seed(set));

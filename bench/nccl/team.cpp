@@ -230,8 +230,12 @@ bool Team::make_shards(std::int64_t n, Dist dist, std::uint64_t seed, const Opti
   check_usable();
   for (auto& m : members_) {
     std::int64_t& made = exact ? m.exact_n : m.input_n;
-    if (made == n) continue;
     RB_CUDA_CHECK(cudaSetDevice(m.device));
+    if (made == n && exact) {  // the exact check's data sets share a shard: write this seed's over it
+      gpu::enqueue_generate_range(m.stream, m.exact.as<float>() + o.offset, m.shard.begin, m.shard.end, dist, seed);
+      continue;
+    }
+    if (made == n) continue;
     gpu::DeviceBuffer& buf = exact ? m.exact : m.input;
     buf = gpu::DeviceBuffer();
     made = -1;

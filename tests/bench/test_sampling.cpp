@@ -270,6 +270,31 @@ TEST(Sampling, MaxTimeGivesWayToATargetInReach) {
   EXPECT_GE(extended, 10);  // most seeds had not met the target by max_time
 }
 
+// GPU events count 32 ns ticks: at a few µs the median's interval can stay a tick or two wide
+// whatever the count. Such a row either meets the target (the median's tick holds the interval)
+// or stops soon after max_time (0.2 s; the rule looks again each time the count grows by 1/16):
+// it never samples on to the timeout (1 s).
+TEST(Sampling, TickPinnedIntervalsStopAtMaxTime) {
+  int stopped_early = 0;
+  for (std::uint64_t seed = 0; seed < 40; ++seed) {
+    Sampler s(StopRule{});
+    std::mt19937_64 rng(seed);
+    // Half the samples on one tick, half seven ticks higher (a start event on either side of a
+    // tick of the event clock), each spread by a tick or two: the median sits between the two.
+    std::normal_distribution<double> t(0.0, 0.04e-6);
+    std::bernoulli_distribution high(0.5);
+    const auto wall = [&] { return 100e-6 * static_cast<double>(s.count()); };  // 100 µs a sample
+    while (!s.done(wall())) s.add(std::round((3.712e-6 + (high(rng) ? 0.224e-6 : 0.0) + t(rng)) / 32e-9) * 32e-9);
+    const auto st = s.stats();
+    if (!st.target_met) {
+      EXPECT_LT(wall(), 0.5) << seed << ": sampled on to " << wall() << " s at precision " << st.precision;
+      ++stopped_early;
+    }
+  }
+  std::printf("[ ticks    ] %d of 40 tick-pinned runs stopped at max_time, the rest met the target\n", stopped_early);
+  EXPECT_GT(stopped_early, 20) << "the case no longer pins the interval: the test checks nothing";
+}
+
 // However the projection errs, the timeout ends the sampling.
 TEST(Sampling, TheTimeoutEndsEverySampling) {
   StopRule rule;
