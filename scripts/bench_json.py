@@ -115,7 +115,8 @@ def load(path, metric="median"):
 
     metric "median" (the default, what tables and plots show): each row's median_us counter, the
     median of its samples, where the row has one (reduce_bench's stopping rule writes it), else
-    its real_time; bytes_per_second is rescaled to match. "real_time": Google Benchmark's mean."""
+    its real_time; bytes_per_second is rescaled to match. "real_time": Google Benchmark's time (the
+    median of the samples under the stopping rule, the mean in files made before it)."""
     try:
         with open(path, "r", encoding="utf-8") as f:
             text = f.read()

@@ -15,7 +15,7 @@
       the ratio, the spread between processes, and whether the ratio is within the tolerance; exit 1
       when one is not
   rule_check.py cv REPS.json [--limit 0.005]
-      per benchmark: cv of real_time (the mean) and of median_us over its repetitions; exit 1 when
+      per benchmark: cv of real_time and of median_us over its repetitions; exit 1 when
       one is above the limit
   rule_check.py targets SWEEP.json
       how many benchmarks reached the precision target, and the others with what they reached
@@ -30,7 +30,7 @@ import bench_json
 
 
 def per_rep(path, counter):
-    """{name: [value per repetition row]} of a counter ('real_time' for the mean)."""
+    """{name: [value per repetition row]} of a counter ('real_time' for Google Benchmark's time)."""
     _, benches = bench_json.load(path, metric="real_time")
     out = {}
     for name, b in benches.items():
