@@ -4,7 +4,9 @@
 // its rows of the mutation table (bug, n, the state of every check).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,23 @@ inline void print_row(const std::string& backend, const std::string& bug, std::i
   std::printf("| %s | %s | %lld | %s | %s | %s | %s | %lld |\n", backend.c_str(), bug.c_str(), static_cast<long long>(n),
               check_name(o.exact), check_name(o.calls), check_name(o.accuracy), check_name(o.ceiling),
               static_cast<long long>(o.checked_calls));
+}
+
+// Runs a mutant `runs` times, each in a fresh session (`one_run` returns its outcome), prints the
+// first run's row and the tally, and expects it caught in every run.
+inline void expect_caught_every_run(int runs, const std::string& backend, const std::string& bug, std::int64_t n,
+                                    const std::function<bench::Outcome()>& one_run) {
+  int caught = 0;
+  std::int64_t fewest_calls = -1;
+  for (int run = 0; run < runs; ++run) {
+    const bench::Outcome o = one_run();
+    caught += o.kind == bench::Outcome::Kind::verification_failed;
+    fewest_calls = fewest_calls < 0 ? o.checked_calls : std::min(fewest_calls, o.checked_calls);
+    if (run == 0) print_row(backend, bug, n, o);
+  }
+  std::printf("| %s | %s | %lld | caught in %d of %d runs (>= %lld calls checked each) |\n", backend.c_str(), bug.c_str(),
+              static_cast<long long>(n), caught, runs, static_cast<long long>(fewest_calls));
+  EXPECT_EQ(caught, runs) << backend << " at n = " << n;
 }
 
 // Checks every mutant and control at every size of the session (mode: "hot" or "cold").

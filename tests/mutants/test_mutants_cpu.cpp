@@ -135,26 +135,19 @@ TEST(Mutants, CpuBugsAreCaught) {
 // The per-call check under the default stopping rule: a sum wrong on one call in 20 is caught in
 // every run wherever a row checks 20 calls or more (the default min_samples alone gives that).
 TEST(Mutants, IntermittentlyWrongIsCaughtInEveryRun) {
-  constexpr int kRuns = 30;
   for (const std::int64_t n : {(std::int64_t{1} << 20) + 1, std::int64_t{1'000'003}}) {
-    int caught = 0;
-    std::int64_t fewest_calls = -1;
-    for (int run = 0; run < kRuns; ++run) {
+    std::uint64_t seed = 1000;
+    rb::test::expect_caught_every_run(30, "mutant/intermittent", "drops x[n-1] on 1 call in 20", n, [&] {
       Options o = rb::test::small_options({n});
       o.rule = StopRule{};
-      o.seed = 1000 + static_cast<std::uint64_t>(run);
+      o.seed = seed++;
       Session session(o);
       const auto entries = bind_cpu_backends(session, {cpu_backend<Intermittent>("mutant/intermittent")});
-      ASSERT_EQ(rb::test::run_in_process(session, entries), 1u);
+      EXPECT_EQ(rb::test::run_in_process(session, entries), 1u);
       const auto out = rb::test::outcome_of(session, "mutant/intermittent/" + std::to_string(n) + "/hot");
-      caught += out.kind == Outcome::Kind::verification_failed;
-      fewest_calls = fewest_calls < 0 ? out.checked_calls : std::min(fewest_calls, out.checked_calls);
-      if (run == 0) rb::test::print_row("mutant/intermittent", "drops x[n-1] on 1 call in 20", n, out);
-    }
-    std::printf("| mutant/intermittent | drops x[n-1] on 1 call in 20 | %lld | caught in %d of %d runs (>= %lld calls checked each) |\n",
-                static_cast<long long>(n), caught, kRuns, static_cast<long long>(fewest_calls));
-    EXPECT_EQ(caught, kRuns) << "n = " << n;
-    EXPECT_GE(fewest_calls, static_cast<std::int64_t>(Intermittent::kPeriod));
+      EXPECT_GE(out.checked_calls, static_cast<std::int64_t>(Intermittent::kPeriod));
+      return out;
+    });
   }
 }
 

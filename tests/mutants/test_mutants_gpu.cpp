@@ -149,27 +149,18 @@ TEST(Mutants, GpuBugsAreCaught) {
 // call in 20 is caught in every run.
 TEST(Mutants, GpuIntermittentlyWrongIsCaughtInEveryRun) {
   RB_REQUIRE_GPU();
-  constexpr int kRuns = 30;
   for (const std::int64_t n : {(std::int64_t{1} << 20) + 1, std::int64_t{1'000'003}, (std::int64_t{1} << 31) + 7}) {
-    const int runs = n > (std::int64_t{1} << 30) ? 3 : kRuns;
-    int caught = 0;
-    std::int64_t fewest_calls = -1;
-    for (int run = 0; run < runs; ++run) {
+    const int runs = n > (std::int64_t{1} << 30) ? 3 : 30;
+    rb::test::expect_caught_every_run(runs, "mutant/onepass_intermittent", "drops x[n-1] on 1 call in 20", n, [&] {
       Options o = rb::test::small_options({n});
       o.rule = StopRule{};
       Session session(o);
       std::string why_not;
       const auto entries = bind_gpu_backends(session, {gpu_backend<Intermittent>("mutant/onepass_intermittent")}, why_not);
-      ASSERT_TRUE(why_not.empty()) << why_not;
-      ASSERT_EQ(rb::test::run_in_process(session, entries, "/cold"), 1u);
-      const auto out = rb::test::outcome_of(session, "mutant/onepass_intermittent/" + std::to_string(n) + "/cold");
-      caught += out.kind == Outcome::Kind::verification_failed;
-      fewest_calls = fewest_calls < 0 ? out.checked_calls : std::min(fewest_calls, out.checked_calls);
-      if (run == 0) rb::test::print_row("mutant/onepass_intermittent", "drops x[n-1] on 1 call in 20", n, out);
-    }
-    std::printf("| mutant/onepass_intermittent | drops x[n-1] on 1 call in 20 | %lld | caught in %d of %d runs (>= %lld calls checked each) |\n",
-                static_cast<long long>(n), caught, runs, static_cast<long long>(fewest_calls));
-    EXPECT_EQ(caught, runs) << "n = " << n;
+      EXPECT_TRUE(why_not.empty()) << why_not;
+      EXPECT_EQ(rb::test::run_in_process(session, entries, "/cold"), 1u);
+      return rb::test::outcome_of(session, "mutant/onepass_intermittent/" + std::to_string(n) + "/cold");
+    });
   }
   release_gpu();
 }
