@@ -236,10 +236,17 @@ bool Sampler::done(double wall_seconds) {
   const bool past_max_time = wall_seconds >= rule_.max_seconds;
   if (k < next_check_ || (k < rule_.min_samples && !past_max_time)) return false;
   next_check_ = k < 64 ? k + 1 : k + k / 16;
-  if (!past_max_time && independent_precision() > rule_.target) return false;  // cannot be met yet
-  if (k >= rule_.min_samples) {
-    const Interval iv = interval();
-    if (iv.precision <= rule_.target && !iv.unstable) return true;
+  const bool at_doubling = k >= 2 * pinned_at_;
+  // Before max_seconds the interval is not worth computing while even the independent one misses,
+  // except at a doubling, where a pinned interval may end the sampling (5).
+  if (!past_max_time && !at_doubling && independent_precision() > rule_.target) return false;
+  const Interval iv = interval();
+  if (k >= rule_.min_samples && iv.precision <= rule_.target && !iv.unstable) return true;
+  if (k >= pinned_at_ && (at_doubling || pinned_precision_ == 0)) {
+    const bool pinned = at_doubling && iv.precision > 2 * iv.spread && iv.precision > 0.95 * pinned_precision_;
+    if (at_doubling) pinned_at_ *= 2;
+    pinned_precision_ = iv.precision;
+    if (pinned) return true;
   }
   if (!past_max_time) return false;
   // In reach: the projected samples end within the timeout. Below 3 samples there is no spread

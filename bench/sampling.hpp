@@ -25,8 +25,12 @@
 //   3. max_seconds of wall time spent sampling (at least one sample is always taken), unless the
 //      target is in reach: a benchmark past max_seconds goes on while the samples it is projected
 //      to need, at the time per sample so far, end within timeout_seconds (projected_samples);
-//   4. timeout_seconds of wall time spent sampling.
-// A benchmark stopped by 2, 3 or 4 reports the precision it reached and target_met = 0. The rule
+//   4. timeout_seconds of wall time spent sampling;
+//   5. a pinned interval, out of reach: from 128 samples on, at each doubling of the count, an
+//      interval over twice its IQR floor that has not narrowed by 5% since the last doubling is
+//      held open by the timer's ticks or by ties (GPU events count 32 ns, a few µs call spans a
+//      handful of them), and more samples will not close it.
+// A benchmark stopped by 2, 3, 4 or 5 reports the precision it reached and target_met = 0. The rule
 // is evaluated after every sample up to 64 and then whenever the count has grown by 1/16.
 // tests/bench/test_sampling.cpp measures the coverage of the reported interval on simulated
 // streams (normal, lognormal, outliers, AR(1)) under the default rule.
@@ -130,6 +134,9 @@ class Sampler {
   mutable std::vector<double> sorted_;   // the first sorted_.size() of samples_, sorted (sorted())
   double sum_ = 0, mean_ = 0, m2_ = 0;   // m2_: Welford's sum of squared deviations
   std::int64_t next_check_ = 1;
+  // The precision at the last power of two of the count from 64 on (done(): a pinned interval).
+  std::int64_t pinned_at_ = 64;
+  double pinned_precision_ = 0;
 };
 
 // The q-quantile (0..1) of `v`, linear between order statistics (v is sorted in place).

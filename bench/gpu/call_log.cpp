@@ -2,17 +2,29 @@
 
 #include <cstring>
 
+#include "bench/gpu/harness_kernels.cuh"
+
 namespace rb::bench::gpu {
 
+void CallLog::before_call() {
+  if (where_ == ResultIn::elsewhere) return g_.slot().poison();
+  keep_and_poison();
+}
+
 void CallLog::after_call() {
-  if (where_ == ResultIn::elsewhere) {
-    sums_.push_back(backend_.result());
-    return;
+  if (where_ == ResultIn::elsewhere) sums_.push_back(backend_.result());
+  else unkept_ = true;
+}
+
+void CallLog::keep_and_poison() {
+  if (unkept_ && pending_ == GpuSession::kCallBatch) drain();
+  void* keep = nullptr;
+  if (unkept_) {
+    keep = static_cast<unsigned char*>(g_.call_copies()) + pending_ * static_cast<std::int64_t>(ResultSlot::kBytes);
+    ++pending_;
+    unkept_ = false;
   }
-  if (pending_ == GpuSession::kCallBatch) drain();
-  auto* dst = static_cast<unsigned char*>(g_.call_copies()) + pending_ * static_cast<std::int64_t>(ResultSlot::kBytes);
-  RB_CUDA_CHECK(cudaMemcpyAsync(dst, g_.slot_ptr(), ResultSlot::kBytes, cudaMemcpyDeviceToDevice, g_.stream()));
-  ++pending_;
+  enqueue_keep_and_poison(g_.stream(), g_.slot_ptr(), keep);
 }
 
 void CallLog::drain() {
@@ -36,6 +48,7 @@ void CallLog::drain() {
 }
 
 std::vector<double> CallLog::take() {
+  if (unkept_) keep_and_poison();
   drain();
   return std::move(sums_);
 }

@@ -49,7 +49,18 @@ __global__ void fill_kernel(float* x, std::int64_t count, float value) {
   }
 }
 
+__global__ void keep_and_poison_kernel(unsigned* slot, unsigned* keep) {
+  const unsigned i = threadIdx.x;
+  if (keep) keep[i] = slot[i];
+  slot[i] = 0xFFFFFFFFu;
+}
+
 }  // namespace
+
+void enqueue_keep_and_poison(cudaStream_t stream, void* slot, void* keep) {
+  keep_and_poison_kernel<<<1, 4, 0, stream>>>(static_cast<unsigned*>(slot), static_cast<unsigned*>(keep));
+  RB_CUDA_CHECK_LAUNCH();
+}
 
 void enqueue_fill(cudaStream_t stream, float* x, std::int64_t count, float value) {
   if (count <= 0) return;

@@ -26,6 +26,10 @@ void enqueue_l2_flush(cudaStream_t stream, const void* buf, std::size_t bytes, u
 // One 4-byte read at the start of each `page_bytes` page of `buf` (ColdFlush's page touch).
 void enqueue_page_touch(cudaStream_t stream, const void* buf, std::size_t bytes, std::size_t page_bytes, unsigned* sink);
 
+// Copies the 16-byte result slot to `keep` (when not null), then fills the slot with NaN: the
+// per-call check keeps the previous call's sum in the same launch that poisons the slot for the next.
+void enqueue_keep_and_poison(cudaStream_t stream, void* slot, void* keep);
+
 // x[i] = value for i in [0, count).
 void enqueue_fill(cudaStream_t stream, float* x, std::int64_t count, float value);
 

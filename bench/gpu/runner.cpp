@@ -3,9 +3,9 @@
 //   per benchmark run (untimed):  input prefix, backend constructor (scratch), one warm-up launch
 //                                 and its sum
 //   per sample (bench/measure.hpp decides how many):  [cold: the cold flush, cold_flush.hpp] -> poison result
-//                    slot -> spin kernel -> start event -> backend.enqueue() -> stop event ->
-//                    wait for stop -> keep the call's sum (call_log.hpp: a device copy of the
-//                    slot, or result())
+//                    slot (keeping the previous call's sum, call_log.hpp) -> spin kernel -> start
+//                    event -> backend.enqueue() -> stop event -> wait for stop [-> result(), for
+//                    a backend whose sum is not in the slot]
 //   after the loop (untimed):     every call's sum checked; the exact check in place (the same
 //                                 backend over the integer data written into the same buffer,
 //                                 once per backend and n), then the input restored
@@ -100,7 +100,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
     gpu::CallLog sums(g, *backend);
     const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
       if (c.mode == Mode::cold) g.enqueue_flush();
-      g.slot().poison();
+      sums.before_call();  // poisons the result slot (keeping the previous call's sum)
       if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(stream));
       else g.enqueue_spin(c.mode == Mode::cold);
       g.record_start();
