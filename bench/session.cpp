@@ -121,6 +121,13 @@ void fill_synthetic(Dist dist, std::uint64_t seed, float* dst, std::int64_t begi
   });
 }
 
+void parallel_copy(float* dst, const float* src, std::int64_t count) {
+  parallel_for((count + kFillChunk - 1) / kFillChunk, [&](std::int64_t c) {
+    const std::int64_t b = c * kFillChunk;
+    std::copy(src + b, src + std::min(count, b + kFillChunk), dst + b);
+  });
+}
+
 }  // namespace
 
 void Session::fill_input(float* dst, std::int64_t begin, std::int64_t end) const {
@@ -161,11 +168,32 @@ const float* Session::host_data(std::int64_t n) {
   return host_.buffer.data() + options_.offset;
 }
 
+void Session::keep_copies() {
+  if (copies_tried_) return;
+  copies_tried_ = true;
+  const std::int64_t count = host_.count;
+  const std::int64_t bytes = (count + 1) * static_cast<std::int64_t>(sizeof(float));
+  if (available_host_bytes() - kHostReserve < (kExactSets + 1) * bytes) return;
+  try {
+    for (int set = 0; set < kExactSets; ++set) {
+      exact_copies_.emplace_back(count + 1);
+      fill_synthetic(Dist::integers, exact_seed(set), exact_copies_.back().data(), 0, count);
+    }
+    input_copy_ = HostBuffer(count + 1);
+    parallel_copy(input_copy_.data(), host_.buffer.data() + options_.offset, count);
+  } catch (const std::bad_alloc&) {
+    exact_copies_.clear();
+    input_copy_ = HostBuffer();
+  }
+}
+
 void Session::fill_exact_host(std::int64_t n, int set) {
   if (host_.buffer.data() == nullptr || n > host_.count) (void)host_data(n);  // sizes it, or throws Skip; no restore
+  if (host_.dirty == 0) keep_copies();  // the input is whole: it may be copied now
   float* x = host_.buffer.data() + options_.offset;
   host_.dirty = std::max(host_.dirty, n + kPadFloats);
-  fill_synthetic(Dist::integers, exact_seed(set), x, 0, n);
+  if (exact_copies_.empty()) fill_synthetic(Dist::integers, exact_seed(set), x, 0, n);
+  else parallel_copy(x, exact_copies_[static_cast<std::size_t>(set)].data(), n);
   std::fill(x + n, x + n + kPadFloats, kPoison);
 }
 
@@ -174,7 +202,8 @@ void Session::restore_host() {
   float* x = host_.buffer.data() + options_.offset;
   const std::int64_t dirty = host_.dirty, input_end = std::min(dirty, host_.count);
   host_.dirty = 0;
-  fill_input(x, 0, input_end);
+  if (input_copy_.data()) parallel_copy(x, input_copy_.data(), input_end);
+  else fill_input(x, 0, input_end);
   std::fill(x + input_end, x + std::max(input_end, dirty), 0.0f);  // the padding past the largest n
 }
 
