@@ -121,9 +121,9 @@ class Slowdown(Case):
         # Two overlapping 10-rep samples, median +8.4%: exact one-sided p = 0.0144.
         base = [10.0 + 0.3 * i for i in range(10)]
         b, n = self.one_bench("cub/1024/cold/manual_time", base, [x + 0.95 for x in base])
-        out = self.assertExit(1, self.regress(b, n))
+        out = self.assertExit(1, self.regress(b, n, "--noise-factor", "0"))
         self.assertIn("| 0.0144 |", out)
-        out = self.assertExit(0, self.regress(b, n, "--alpha", "0.01"))
+        out = self.assertExit(0, self.regress(b, n, "--alpha", "0.01", "--noise-factor", "0"))
         self.assertIn("slower (not significant)", out)
 
     def test_median_metric(self):
@@ -178,8 +178,34 @@ class Noise(Case):
         base = [10.0, 14.0, 9.0, 15.0, 10.5, 13.0, 9.5, 10.2, 14.5, 9.8]
         new = [9.1, 15.5, 10.9, 9.4, 16.0, 10.4, 14.8, 11.0, 9.2, 15.0]
         b, n = self.one_bench("cub/4096/hot/manual_time", base, new)
-        out = self.assertExit(0, self.regress(b, n))
+        out = self.assertExit(0, self.regress(b, n, "--noise-factor", "0"))
         self.assertIn("slower (not significant)", out)
+
+    def test_scatter_sets_the_change_that_counts(self):
+        # Repetitions that scatter by 9% (relative IQR) cannot resolve a 12% change: listed as noisy,
+        # not failed; without the noise floor the same files fail.
+        base = [9.0 + 0.2 * i for i in range(10)]  # median 9.9, IQR 0.9: 9.1%
+        new = [1.12 * x for x in base]
+        b, n = self.one_bench("cub/4096/hot/manual_time", base, new)
+        out = self.assertExit(0, self.regress(b, n))
+        self.assertIn("| noisy", out)
+        self.assertIn("repetitions scatter: needs >", out)
+        out = self.assertExit(1, self.regress(b, n, "--noise-factor", "0"))
+        self.assertIn("| SLOWER", out)
+
+    def test_quiet_repetitions_keep_the_threshold(self):
+        # 1% scatter: the floor (2 x ~1%) stays under the 5% threshold, and 10% slower fails.
+        rng = random.Random(6)
+        base = [10.0 * (1 + 0.01 * rng.uniform(-1, 1)) for _ in range(5)]
+        new = [11.0 * (1 + 0.01 * rng.uniform(-1, 1)) for _ in range(5)]
+        b, n = self.one_bench("cub/4096/hot/manual_time", base, new)
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("| SLOWER", out)
+        self.assertNotIn("noisy", out)
+
+    def test_bad_noise_factor(self):
+        b, n = self.one_bench("cub/4096/hot/manual_time", [10.0] * 5, [10.0] * 5)
+        self.assertExit(2, self.regress(b, n, "--noise-factor", "-1"))
 
 
 class FewRepetitions(Case):
