@@ -61,6 +61,34 @@ TEST(CpuRunner, CorrectPassesWrongFailsErrorsAreContained) {
   EXPECT_EQ(session.failures(), 6);
 }
 
+// Its first call (the exact check's) cannot run; every later call sums correctly.
+class ExactCannotRun final : public CpuBackend {
+ public:
+  explicit ExactCannotRun(const CpuProblem& p) : p_(p) {}
+  double run() override {
+    if (calls_++ == 0) throw Skip("no room for the exact check");
+    return rb::cpu::accumulate_f64(p_.data, p_.n);
+  }
+  Structure structure() const override { return kChain64(p_.n); }
+
+ private:
+  CpuProblem p_;
+  int calls_ = 0;
+};
+
+// Exit 0 means every check passed: an exact check that could not run fails its row.
+TEST(CpuRunner, AnExactCheckThatCannotRunFailsTheRow) {
+  Session session(rb::test::small_options({4097}));
+  const auto entries = bind_cpu_backends(session, {cpu_backend<ExactCannotRun>("t/exact_cannot_run")});
+  EXPECT_EQ(rb::test::run_in_process(session, entries), 1u);
+  const auto o = outcome_of(session, "t/exact_cannot_run/4097/hot");
+  EXPECT_EQ(o.kind, Kind::verification_failed) << o.message;
+  EXPECT_EQ(o.exact, Outcome::Check::skipped);
+  EXPECT_EQ(o.calls, Outcome::Check::passed);
+  EXPECT_NE(o.message.find("exact check could not run: no room for the exact check"), std::string::npos) << o.message;
+  EXPECT_EQ(session.failures(), 1);
+}
+
 TEST(CpuRunner, SizesBeyondTheInputFileAreSkipped) {
   const auto x = rb::test::random_signed(1000, 2);
   const auto path = std::filesystem::temp_directory_path() / ("rb_runner_" + std::to_string(::getpid()) + ".bin");
