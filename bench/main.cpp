@@ -220,7 +220,7 @@ int run(int argc, char** argv) {
   Session session(options);  // InputError for a bad --input: caught in main
   std::string gpu_why_not;
   auto entries = registered_backends(session, gpu_why_not);
-  keep_collective_rows(launch(), entries);
+  keep_collective_rows(launch(), options.gpus_given, entries);
   if (options.list_backends) {
     list_backends(entries, gpu_why_not);
     return kExitOk;

@@ -165,8 +165,9 @@ const std::vector<Flag>& flags() {
       {"--timeout", "T", true,
        [](Options& o, const std::string& v) { o.rule.timeout_seconds = parse_seconds("--timeout", v); },
        "in reach: the samples the target is projected to need end within T of\n"
-       "wall time; T also caps every benchmark's sampling (default 1s, at most\n"
-       "3600s; a T at or below --max_time makes --max_time a hard cap)"},
+       "wall time; T also caps every benchmark's sampling (default 0.2s, at most\n"
+       "3600s; a T at or below --max_time, as by default, makes --max_time a\n"
+       "hard cap)"},
       {"--warmup", "T", true,
        [](Options& o, const std::string& v) { o.rule.warmup_seconds = parse_seconds("--warmup", v); },
        "CPU rows: untimed calls before the samples until the time per call stops\n"
@@ -180,8 +181,11 @@ const std::vector<Flag>& flags() {
       {"--gpus", "G|all", false,
        [](Options& o, const std::string& v) {
          o.gpus = v == "all" ? 0 : static_cast<int>(std::min<std::int64_t>(parse_count("--gpus", v), 1 << 20));
+         o.gpus_given = true;
        },
-       "GPUs (per process) of the nccl/* rows, which split n over them (default 1)"},
+       "GPUs (per process) of the nccl/* rows, which split n over them; the\n"
+       "nccl/* rows run with this flag or when launched as several ranks\n"
+       "(docs/multi-gpu.md), not in a plain single-process run"},
       {"--rendezvous", "SPEC", false,
        [](Options& o, const std::string& v) {
          if (!v.starts_with("file:") && !v.starts_with("tcp:")) {

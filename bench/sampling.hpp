@@ -54,7 +54,10 @@ struct StopRule {
   std::int64_t min_samples = 20;
   std::int64_t max_samples = 100'000;
   double max_seconds = 0.2;        // wall time per benchmark spent sampling, unless in reach
-  double timeout_seconds = 1.0;    // wall time per benchmark spent sampling, in any case
+  // Wall time per benchmark spent sampling, in any case. Equal to max_seconds by default: a hard
+  // cap keeps the default sweep within its time (docs/methodology.md, "What a sweep costs");
+  // a larger --timeout lets a row whose target is in reach go on.
+  double timeout_seconds = 0.2;
   double warmup_seconds = 0.1;     // CPU rows: the warm-up's cap (bench/measure.hpp: warm_up)
 };
 

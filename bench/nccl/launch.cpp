@@ -130,8 +130,17 @@ class Silent final : public benchmark::BenchmarkReporter {
 
 std::unique_ptr<benchmark::BenchmarkReporter> silent_reporter() { return std::make_unique<Silent>(); }
 
-void keep_collective_rows(const Launch& l, std::vector<BackendEntry>& entries) {
-  if (l.size == 1) return;
+void keep_collective_rows(const Launch& l, bool gpus_given, std::vector<BackendEntry>& entries) {
+  if (l.size == 1) {
+    if (gpus_given) return;
+    for (auto& e : entries) {
+      if (e.name.starts_with("nccl/") && e.unavailable.empty()) {
+        e.unavailable = "one process, --gpus not given: the nccl/* rows run with --gpus=G or as several ranks "
+                        "(docs/multi-gpu.md)";
+      }
+    }
+    return;
+  }
   for (auto& e : entries) {
     if (!e.name.starts_with("nccl/") && e.unavailable.empty()) {
       e.unavailable = "launched as " + std::to_string(l.size) + " processes (" + l.by +

@@ -54,6 +54,8 @@ void drop_output_flags(const Launch& l, std::vector<char*>& args);
 std::unique_ptr<benchmark::BenchmarkReporter> silent_reporter();
 // Under a launcher, every row that is not a collective one (nccl/...) becomes unavailable, on
 // every rank: single-GPU rows would run on rank 0 only and leave the others waiting in NCCL.
-void keep_collective_rows(const Launch& l, std::vector<BackendEntry>& entries);
+// In one process the nccl/* rows are unavailable unless --gpus was given (`gpus_given`): on one
+// GPU they repeat cuda/onepass and cub with a one-rank combine, and cost the default sweep 15 s.
+void keep_collective_rows(const Launch& l, bool gpus_given, std::vector<BackendEntry>& entries);
 
 }  // namespace rb::bench

@@ -18,6 +18,14 @@ namespace {
 using rb::bench::Sampler;
 using rb::bench::StopRule;
 
+// The rule with room past max_time (timeout 1 s): the default's timeout equals its max_time, a
+// hard cap, so the projection's "in reach" needs a larger --timeout to act.
+StopRule in_reach_rule() {
+  StopRule r;
+  r.timeout_seconds = 1.0;
+  return r;
+}
+
 TEST(Sampling, MedianIntervalRanksMatchTheBinomial) {
   // 2 P(B <= j-1) <= 0.05 < 2 P(B <= j) for B ~ Binomial(k, 1/2), worked out by hand:
   // k = 6: P(B = 0) = 1/64 -> j = 1; k = 10: P(B <= 1) = 11/1024, P(B <= 2) = 56/1024 -> j = 2;
@@ -124,11 +132,11 @@ TEST(Sampling, QuietStreamStopsAtMinSamples) {
 
 // Past max_time with the target reached below min_samples: the caps stop it, and it is not met.
 TEST(Sampling, TargetMetNeedsMinSamples) {
-  Sampler s(StopRule{});
+  Sampler s(in_reach_rule());
   for (int i = 0; i < 12; ++i) s.add(i % 2 ? 1.001 : 1.0);
   EXPECT_LE(s.precision(), 0.005);
   EXPECT_FALSE(s.stats().target_met);
-  EXPECT_TRUE(s.done(0.99 * StopRule{}.timeout_seconds));  // 20 samples would not fit
+  EXPECT_TRUE(s.done(0.99 * in_reach_rule().timeout_seconds));  // 20 samples would not fit
   EXPECT_FALSE(s.stats().target_met);
 }
 
@@ -206,7 +214,7 @@ TEST(Sampling, CapsStopANoisyStreamAndReportTheMiss) {
   EXPECT_GT(s.stats().precision, 0.005);
 
   const auto one_sample_after = [](double wall) {
-    Sampler timed(StopRule{});
+    Sampler timed(in_reach_rule());
     timed.add(1.0);
     return timed.done(wall);
   };
@@ -215,10 +223,11 @@ TEST(Sampling, CapsStopANoisyStreamAndReportTheMiss) {
   EXPECT_TRUE(one_sample_after(0.4));   // three of 0.4 s do not
   EXPECT_FALSE(Sampler(StopRule{}).done(1e9));  // never before the first sample
 
-  StopRule hard;
-  hard.timeout_seconds = hard.max_seconds;  // a timeout at max_time: max_time is a hard cap
-  Sampler capped(hard);
+  // The default: a timeout at max_time, which makes max_time a hard cap.
+  EXPECT_EQ(StopRule{}.timeout_seconds, StopRule{}.max_seconds);
+  Sampler capped(StopRule{});
   capped.add(1.0);
+  EXPECT_FALSE(capped.done(0.19));
   EXPECT_TRUE(capped.done(0.2));
 }
 
@@ -254,7 +263,7 @@ TEST(Sampling, ProjectedSamplesWorkedByHand) {
 // noise they need about 2400 (12 s): the rule stops at max_time.
 TEST(Sampling, MaxTimeGivesWayToATargetInReach) {
   const auto run = [](double noise, std::uint64_t seed) {
-    Sampler s(StopRule{});
+    Sampler s(in_reach_rule());
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> jitter(0.0, noise);
     while (!s.done(0.005 * static_cast<double>(s.count()))) s.add(0.005 * (1 + jitter(rng)));
@@ -424,7 +433,9 @@ TEST(Coverage, DefaultRuleHoldsTheTrueMedian) {
     std::printf("| %s | %d | %.1f%% (target_met: %.1f%%) | %.1f%% | %.1f%% | %.0f |\n", row.name, c.runs,
                 100 * c.share(c.covered), c.met ? 100.0 * c.met_covered / c.met : 0.0, 100 * c.share(c.met),
                 100 * c.share(c.flagged), c.typical_samples);
-    EXPECT_GT(c.met, kRuns / 2) << row.name;  // a rule that never stopped on precision would pass the rest
+    // A rule that never stopped on precision would pass the rest. The slow AR(1) case meets its
+    // target in about half the runs within the default's 0.2 s cap (most runs of the others).
+    EXPECT_GT(c.met, kRuns / 3) << row.name;
     if (c.met > 0) {
       EXPECT_GE(static_cast<double>(c.met_covered) / c.met, 0.93) << row.name;
     }

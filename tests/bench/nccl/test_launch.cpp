@@ -130,7 +130,7 @@ TEST(Launch, StrayVariablesLeaveOneProcess) {
     std::vector<BackendEntry> entries(2);
     entries[0].name = "cpu/accumulate_f32";
     entries[1].name = "cub";
-    keep_collective_rows(l, entries);
+    keep_collective_rows(l, /*gpus_given=*/false, entries);
     for (const auto& e : entries) EXPECT_TRUE(e.unavailable.empty()) << c.named << ": " << e.name;
   }
   // Both kinds at once: one line naming both.
@@ -173,13 +173,26 @@ TEST(Launch, UnderALauncherOnlyCollectiveRowsRun) {
   entries[0].name = "cub";
   entries[1].name = "nccl/onepass";
   entries[2].name = "cpu/avx2_f32";
-  auto one = entries;
-  keep_collective_rows(Launch{}, one);
-  for (const auto& e : one) EXPECT_TRUE(e.unavailable.empty()) << e.name;
-  keep_collective_rows(Launch{0, 2, 0, "Slurm"}, entries);
-  EXPECT_FALSE(entries[0].unavailable.empty());
-  EXPECT_TRUE(entries[1].unavailable.empty());
-  EXPECT_FALSE(entries[2].unavailable.empty());
+  auto asked = entries;
+  keep_collective_rows(Launch{}, /*gpus_given=*/true, asked);
+  for (const auto& e : asked) EXPECT_TRUE(e.unavailable.empty()) << e.name;
+  auto launched = entries;
+  keep_collective_rows(Launch{0, 2, 0, "Slurm"}, /*gpus_given=*/false, launched);
+  EXPECT_FALSE(launched[0].unavailable.empty());
+  EXPECT_TRUE(launched[1].unavailable.empty());
+  EXPECT_FALSE(launched[2].unavailable.empty());
+}
+
+// One process without --gpus: the nccl/* rows are out, saying how to run them; the rest stay.
+TEST(Launch, OneProcessRunsCollectiveRowsOnlyWithGpus) {
+  std::vector<BackendEntry> entries(3);
+  entries[0].name = "cub";
+  entries[1].name = "nccl/onepass";
+  entries[2].name = "cpu/avx2_f32";
+  keep_collective_rows(Launch{}, /*gpus_given=*/false, entries);
+  EXPECT_TRUE(entries[0].unavailable.empty());
+  EXPECT_NE(entries[1].unavailable.find("--gpus=G"), std::string::npos) << entries[1].unavailable;
+  EXPECT_TRUE(entries[2].unavailable.empty());
 }
 
 // Every element in exactly one shard, in rank order, sizes differing by at most one, at sizes past
