@@ -1,15 +1,28 @@
 #pragma once
-// Google Benchmark's console table without the counters that only the JSON needs (p10_us, p90_us,
-// min_us, rel_tol, target_met, throttled): with them a row no longer fits a terminal. The JSON
-// file reporter is untouched and keeps every counter.
+// The console: a short preamble and one line per benchmark, each at most kConsoleWidth columns.
+// The preamble names the build, the host, the GPU, the input and the rule, and counts the
+// unavailable backends (--list_backends and the JSON give the reasons). A row shows the median,
+// GB/s, % of the DRAM peak (GPU rows), the median's 95% interval, the sample count and what was
+// verified; skip and error messages are cut to the width (the closing summary and the JSON keep
+// them whole). The JSON file reporter is untouched and keeps every counter.
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
 #include <memory>
+#include <string>
 
 namespace rb::bench {
+
+inline constexpr std::size_t kConsoleWidth = 160;
 
 // The console reporter main() passes to RunSpecifiedBenchmarks, or nullptr (Google Benchmark's
 // own) when the user chose a console format, colour or tabular counters.
 std::unique_ptr<benchmark::BenchmarkReporter> make_console_reporter(bool user_console_flags);
+
+// `line` cut to `width` characters, ending in "..." when cut (the console prints ASCII only).
+std::string fit(const std::string& line, std::size_t width = kConsoleWidth);
+
+// A time in seconds with three or four significant digits and a unit of its own (ns, us, ms, s).
+std::string format_time(double seconds);
 
 }  // namespace rb::bench

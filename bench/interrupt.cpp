@@ -68,7 +68,7 @@ void skip_interrupted(benchmark::State& state, const std::string& name) {
   not_run().insert(name);
   const std::string message = std::string("skipped: not run: interrupted by ") + signal_name(interrupt_signal());
   // Before the timed loop: Google Benchmark then runs no iteration and accepts the early return.
-  state.SkipWithError(message.c_str());
+  state.SkipWithMessage(message);
 }
 
 int finish_interrupted(int status) {

@@ -20,24 +20,38 @@
 #include "bench/options.hpp"
 #include "bench/progress.hpp"
 #include "bench/registry.hpp"
+#include "bench/run_context.hpp"
 #include "bench/session.hpp"
 #include "bench/summation.hpp"
 
 #ifndef RB_BUILD_TYPE
 #define RB_BUILD_TYPE "unknown"
 #endif
+#ifndef RB_BENCHMARK_SOURCE
+#define RB_BENCHMARK_SOURCE "unknown"
+#endif
 
 namespace rb::bench {
 namespace {
 
+std::string printf_line(const char* format, auto... args) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, format, args...);
+  return buf;
+}
+
+// Without a usable GPU, the cause in one line first; each GPU backend then says kNoGpu for it.
+constexpr std::string_view kNoGpu = "no usable GPU (above)";
+
 // One line a backend: its name, its determinism promise (bench/determinism.hpp), availability.
 void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
+  if (!gpu_why_not.empty()) std::printf("GPU backends: unavailable: %s\n", gpu_why_not.c_str());
   for (const auto& e : entries) {
+    std::string why = e.unavailable;
+    if (!gpu_why_not.empty() && why.starts_with(gpu_why_not)) why = std::string(kNoGpu) + why.substr(gpu_why_not.size());
     std::printf("%-32s %-15s %s\n", e.name.c_str(), std::string(determinism_name(e.determinism)).c_str(),
-                e.unavailable.empty() ? "available" : ("unavailable: " + e.unavailable).c_str());
+                why.empty() ? "available" : ("unavailable: " + why).c_str());
   }
-  const bool said = std::any_of(entries.begin(), entries.end(), [&](const BackendEntry& e) { return e.unavailable == gpu_why_not; });
-  if (!gpu_why_not.empty() && !said) std::printf("GPU backends: %s\n", gpu_why_not.c_str());
 }
 
 // The available backends in sweep order ("backends") and the others with their reasons
@@ -50,16 +64,38 @@ void add_backend_context(const std::vector<BackendEntry>& entries) {
     if (e.unavailable.empty()) available += (available.empty() ? "" : ",") + e.name;
     else unavailable += (unavailable.empty() ? "" : "; ") + e.name + ": " + e.unavailable;
   }
-  benchmark::AddCustomContext("backends", available);
-  benchmark::AddCustomContext("backends_unavailable", unavailable);
-  benchmark::AddCustomContext("determinism", determinism);
+  set_context("backends", available);
+  set_context("backends_unavailable", unavailable);
+  set_context("determinism", determinism);
 }
 
-void add_context(const Session& session, const std::vector<BackendEntry>& entries) {
-  benchmark::AddCustomContext("reduce_bench_version", RB_VERSION);
-  benchmark::AddCustomContext("build_type", RB_BUILD_TYPE);
-  benchmark::AddCustomContext("input", session.input_description());
-  benchmark::AddCustomContext("verification",
+// The console's one line on what is missing here; the JSON and --list_backends say why.
+void note_unavailable(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
+  int no_gpu = 0;
+  std::string others;
+  int other_count = 0;
+  for (const auto& e : entries) {
+    if (e.unavailable.empty()) continue;
+    if (!gpu_why_not.empty() && e.unavailable.starts_with(gpu_why_not)) {
+      ++no_gpu;
+    } else {
+      others += (others.empty() ? "" : ", ") + e.name;
+      ++other_count;
+    }
+  }
+  if (no_gpu == 0 && other_count == 0) return;
+  std::string line = "unavailable here:";
+  if (no_gpu > 0) line += " " + std::to_string(no_gpu) + " GPU backends (no usable GPU: above)" + (other_count ? ";" : "");
+  if (other_count > 0) line += " " + std::to_string(other_count) + " (" + others + ")";
+  add_console_note(fit(line, kConsoleWidth - 26) + "; --list_backends says why");
+}
+
+void add_context(const Session& session, const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
+  set_context("reduce_bench_version", RB_VERSION);
+  set_context("build_type", RB_BUILD_TYPE);
+  set_context("benchmark_source", RB_BENCHMARK_SOURCE);
+  set_context("input", session.input_description());
+  set_context("verification",
                               "every call: each timed call's sum (and the warm-up's) within the stated bound, "
                               "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
                               "structure each backend states, ref = compensated fp64 (rel_tol absent: no bound at or "
@@ -70,24 +106,34 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
                               std::to_string(session.exact_seed(0)) + ", " + std::to_string(session.exact_seed(1)) +
                               "), zero tolerance; ceilings: the median's bandwidth at most the row's ceiling (gpu_ceilings, "
                               "cpu_ceiling)");
-  benchmark::AddCustomContext("cpu_ceiling", describe_cpu_ceiling());
-  benchmark::AddCustomContext("cpu_timing", "steady_clock wall time per call, hot");
+  set_context("cpu_ceiling", describe_cpu_ceiling());
+  set_context("cpu_timing", "steady_clock wall time per call, hot");
   const StopRule& r = session.options().rule;
   char rule[768];
   std::snprintf(rule, sizeof rule,
                 "until the 95%% CI of the median (order statistics over the effective sample count k (1 - r1) / (1 + r1), r1 the lag-1 "
                 "rank autocorrelation's upper bound; at least 1.96 IQR / sqrt(k_eff)) is within +-%g%%, at least %lld and at most %lld samples, "
-                "at most %g s per benchmark unless the target is projected within %g s; real_time = median of the samples",
+                "at most %g s per benchmark%s; real_time = median of the samples",
                 100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples),
-                r.max_seconds, r.timeout_seconds);
+                std::min(r.max_seconds, r.timeout_seconds),
+                r.timeout_seconds > r.max_seconds
+                    ? (" unless the target is projected within " + std::to_string(r.timeout_seconds) + " s").c_str()
+                    : "");
   std::string sampling = session.options().user_min_time
                              ? "Google Benchmark's --benchmark_min_time rule, one sample per iteration"
                              : rule;
   if (session.options().compare_min_time > 0) {
     sampling += "; rows named .../min_time:T/manual_time: Google Benchmark's rule with min time T, one sample per iteration";
   }
-  benchmark::AddCustomContext("sampling", sampling);
+  set_context("sampling", sampling);
+  add_console_note(session.options().user_min_time
+                       ? "sampling: Google Benchmark's --benchmark_min_time rule"
+                       : printf_line("sampling: until the median is known to +-%g%% (95%%), %lld to %lld samples, at most %g s a row",
+                                     100 * r.target, static_cast<long long>(r.min_samples),
+                                     static_cast<long long>(r.max_samples), std::min(r.max_seconds, r.timeout_seconds)));
+  add_console_note("verified: every call within its stated bound, and an exact check per backend and n (docs/methodology.md)");
   add_backend_context(entries);
+  note_unavailable(entries, gpu_why_not);
   add_gpu_context();
 }
 
@@ -173,10 +219,11 @@ int summarize(const Session& session) {
     checked_calls += o.checked_calls;
   }
   std::fprintf(stderr,
-               "reduce_bench: %d measured: %d exact, %d within stated bound, %d without a bound; %lld calls checked; "
-               "%d timing only, %d skipped, %d failed (exact checks took %.1f s)\n",
-               measured + failed, exact, within, no_bound, static_cast<long long>(checked_calls), timing_only, skipped,
-               failed, session.exact_seconds());
+               "reduce_bench: %d measured: %d exact, %d within stated bound, %d without a bound; %d timing only, %d skipped, "
+               "%d failed\n",
+               measured + failed, exact, within, no_bound, timing_only, skipped, failed);
+  std::fprintf(stderr, "reduce_bench: %lld calls checked (every timed call, warm-up and exact-check call); exact checks took %.1f s\n",
+               static_cast<long long>(checked_calls), session.exact_seconds());
   summarize_sampling(session, all);
   if (failed > 0) return kExitFailed;
   if (measured == 0 && timing_only == 0) {
@@ -239,7 +286,7 @@ int run(int argc, char** argv) {
   session.select_sizes({sizes.begin(), sizes.end()});
   register_cases(cases, entries, options.compare_min_time);
 
-  if (!options.list_tests) add_context(session, entries);
+  if (!options.list_tests) add_context(session, entries, gpu_why_not);
   const std::int64_t twins = options.compare_min_time > 0 ? 2 : 1;
   Progress::get().start(twins * static_cast<std::int64_t>(cases.size()), options.repetitions,
                         !options.user_min_time && twins == 1);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -120,7 +121,9 @@ void report_stats(benchmark::State& state, const SampleStats& s) {
   state.counters["p10_us"] = s.p10 * 1e6;
   state.counters["p90_us"] = s.p90 * 1e6;
   state.counters["min_us"] = s.min * 1e6;
-  state.counters["precision"] = s.precision;
+  // No interval (fewer than 6 effective samples): no precision counter rather than Infinity, a token
+  // JSON parsers such as JavaScript's refuse (github-action-benchmark reads this file).
+  if (std::isfinite(s.precision)) state.counters["precision"] = s.precision;
   state.counters["target_met"] = s.target_met ? 1.0 : 0.0;
   state.counters["lag1"] = s.lag1;
   state.counters["correlated"] = s.correlated ? 1.0 : 0.0;

@@ -13,14 +13,10 @@ namespace rb::bench {
 
 // The --benchmark_min_time value main() passes when the user gives none: a time every iteration
 // reaches (measure() reports at least kOneIteration seconds), so Google Benchmark runs exactly one
-// iteration per repetition and never probes iteration counts. Not `1x`: 1.7 lacks it, and with it
-// 1.8 also ignores a benchmark's own MinTime, which --compare_min_time's twins need.
+// iteration per repetition and never probes iteration counts. Not `1x`: with it Google Benchmark
+// ignores a benchmark's own MinTime, which --compare_min_time's twins need.
 inline constexpr double kOneIteration = 1e-9;
-#if RB_MIN_TIME_HAS_UNIT
 inline constexpr const char* kOneIterationFlag = "--benchmark_min_time=1e-9s";
-#else
-inline constexpr const char* kOneIterationFlag = "--benchmark_min_time=1e-9";
-#endif
 
 struct Timing {
   SampleStats stats;     // over every sample of this run

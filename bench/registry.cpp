@@ -78,7 +78,7 @@ void register_cases(const std::vector<Case>& cases, const std::vector<BackendEnt
       });
       // No per-benchmark MinTime/Iterations on the stopping rule's cases: Google Benchmark appends
       // them to the name. The twin's MinTime does, as Case::name does.
-      b->UseManualTime()->Unit(benchmark::kMicrosecond);
+      b->UseManualTime();  // in --benchmark_time_unit (default ns): compare.py prints whole units
       if (c.min_time > 0) b->MinTime(c.min_time);
     }
   }

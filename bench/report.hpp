@@ -37,8 +37,9 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
                  const Structure& structure, const Measurement& m,
                  const std::function<double(int set)>& sum_exact);
 
-// Turns an exception from set-up or the timed loop into SkipWithError. Skip is a clean skip;
-// anything else (a CUDA error, bad_alloc, ...) counts as a failure of this benchmark only.
+// Turns an exception from set-up or the timed loop into the benchmark's outcome: a Skip into a clean
+// skip (SkipWithMessage), anything else (a CUDA error, bad_alloc, ...) into a failure of this
+// benchmark only (SkipWithError).
 void fail_case(benchmark::State& state, Session& session, const Case& c, const std::exception& e);
 
 }  // namespace rb::bench

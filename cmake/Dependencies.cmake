@@ -1,13 +1,7 @@
-# System packages first (Debian: libbenchmark-dev, libgtest-dev); the pinned FetchContent
-# fallbacks in third_party/ are used only when find_package fails.
+# Google Benchmark: the pinned release, built here (third_party/benchmark.cmake). GoogleTest: the
+# system package (Debian: libgtest-dev) first, the pinned FetchContent fallback otherwise.
 find_package(Threads REQUIRED)
-
-find_package(benchmark CONFIG QUIET)
-if(benchmark_FOUND)
-  message(STATUS "reduce-bench: Google Benchmark ${benchmark_VERSION} (system)")
-else()
-  include(${PROJECT_SOURCE_DIR}/third_party/benchmark.cmake)
-endif()
+include(${PROJECT_SOURCE_DIR}/third_party/benchmark.cmake)
 
 if(RB_BUILD_TESTS)
   find_package(GTest CONFIG QUIET)

@@ -17,14 +17,8 @@ set(RB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/reduce_bench)
 
 install(TARGETS reduce_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-# A fetched Google Benchmark (third_party/benchmark.cmake) is not installed, so a package built on
-# it could not find it again: then only the executable is installed.
-get_target_property(_rb_benchmark_imported benchmark::benchmark IMPORTED)
-if(NOT _rb_benchmark_imported)
-  set(RB_PACKAGE OFF)
-  message(STATUS "reduce-bench: no installable package (Google Benchmark was fetched, not found)")
-  return()
-endif()
+# The Google Benchmark built here is installed with the package (third_party/benchmark.cmake), so a
+# user's build finds the same release through find_dependency.
 set(RB_PACKAGE ON)
 
 set_target_properties(rb_harness PROPERTIES EXPORT_NAME harness)

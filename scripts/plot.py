@@ -11,6 +11,14 @@ Writes, per mode (cold = L2 flushed before each sample, hot = L2-resident):
   pct_of_ceiling_<mode>.png  backend GB/s as % of ref/read at that n, else of the theoretical peak;
 and summary.md: the fastest backend at each n and every backend's speed-up vs cub, per mode.
 
+Each backend has one style in every chart, mode and run (STYLE_TABLE; other names get a free
+color and marker from a start fixed by the name): the line style says the family (hand-written
+cuda/* solid, libraries dashed, nccl/* dash-dot, cpu/* dotted) and no two series of a chart share
+both color and marker. cub is a thick black line, ref/read a grey dashed one, the theoretical
+peak a thin dark red dotted one. A chart of more than 10 series (cub aside) has one panel per
+family (CUDA kernels, libraries, multi-GPU, CPU one thread, CPU multi-threaded), each with cub
+and the ceiling, stacked over a shared n axis.
+
 Every point is the median over repetitions (the repetition rows; the median aggregate when a file
 has only aggregates). Several files are pooled: the same benchmark in two files pools its
 repetitions. --backends selects the backends drawn and tabulated; cub (the speed-up baseline)
@@ -237,20 +245,170 @@ def summary(sweep, modes, selected, notes):
 # Charts
 # --------------------------------------------------------------------------------------------
 
+# The references, drawn the same way on every chart and panel.
+BASELINE_STYLE = dict(color="#000000", marker="None", linestyle="-", linewidth=2.6, alpha=0.85, zorder=1.6)
+CEILING_STYLE = dict(color="#7f7f7f", marker="None", linestyle="--", linewidth=2.2, zorder=1.5)
+PEAK_STYLE = dict(color="#8b0000", marker="None", linestyle=":", linewidth=1.0, zorder=1.4)
+RESERVED_COLORS = {BASELINE_STYLE["color"], CEILING_STYLE["color"], PEAK_STYLE["color"]}
+
+# Families: one panel each when a chart has too many series for one axes; the line style says the
+# family in every chart. (key, panel title, line style), in panel order.
+FAMILIES = [
+    ("cuda", "hand-written CUDA kernels (cuda/*)", "-"),
+    ("lib", "libraries ({})", "--"),  # {}: the prefixes present, e.g. thrust, torch, triton
+    ("nccl", "multi-GPU (nccl/*)", "-."),
+    ("cpu", "CPU, one thread (cpu/*)", ":"),
+    ("cpu_mt", "CPU, multi-threaded (cpu/*: threads, OpenMP, parallel std::reduce)", ":"),
+]
+FAMILY_LINESTYLE = {key: ls for key, _, ls in FAMILIES}
+SINGLE_AXES_MAX = 10  # more series than this (cub aside) in a chart: one panel per family
+
+BLUE, CYAN, GREEN, YELLOWGREEN, TEAL, SLATE = "#1f77b4", "#17becf", "#2ca02c", "#9acd32", "#00665e", "#6a5acd"
+ORANGE, BROWN, PINK, PURPLE, GOLD = "#ff7f0e", "#8c564b", "#e377c2", "#9467bd", "#d4a000"
+CRIMSON, OLIVE, NAVY, OCHRE, MAGENTA = "#d62728", "#bcbd22", "#393b79", "#a6761d", "#e7298a"
+
+# A fixed (color, marker) per known backend, so a backend looks the same in every chart, mode and
+# run. Within a family (one panel) no two share a color or a marker; across the whole table no two
+# share both. A CPU kernel's multi-threaded variant keeps the kernel's color where it can.
+STYLE_TABLE = {
+    # hand-written CUDA: blues and greens, solid
+    "cuda/onepass": (BLUE, "o"),
+    "cuda/onepass_f64": (CYAN, "s"),
+    "cuda/vec4": (GREEN, "^"),
+    "cuda/vec4_ilp4": (YELLOWGREEN, "v"),
+    "cuda/shfl": (TEAL, "D"),
+    "cuda/auto": (SLATE, "P"),
+    # libraries: warm hues, dashed
+    "thrust/reduce": (ORANGE, "X"),
+    "thrust/reduce_cached": (BROWN, "<"),
+    "torch/sum": (PINK, ">"),
+    "triton/onepass": (PURPLE, "p"),
+    "triton/two_pass": (GOLD, "h"),
+    "cub/run_to_run": (CYAN, "P"),
+    "cub/not_guaranteed": (GREEN, "D"),
+    "cub/gpu_to_gpu": (BLUE, "v"),
+    # multi-GPU: dash-dot
+    "nccl/cub": (CRIMSON, "s"),
+    "nccl/onepass": (OLIVE, "o"),
+    "nccl/onepass/reduce": (NAVY, "^"),
+    # CPU, one thread: dotted
+    "cpu/accumulate_f32": (BROWN, "*"),
+    "cpu/accumulate_f64": (PINK, "s"),
+    "cpu/unrolled8_f32": (OLIVE, "^"),
+    "cpu/unrolled8_f64": (CYAN, "v"),
+    "cpu/avx2_f32": (BLUE, "P"),
+    "cpu/avx2_f64": (ORANGE, "o"),
+    "cpu/avx2_kahan": (GREEN, "X"),
+    "cpu/avx512_f32": (CRIMSON, "<"),
+    "cpu/avx512_f64": (PURPLE, ">"),
+    "cpu/avx512_kahan": (NAVY, "p"),
+    # CPU, multi-threaded: dotted, the one-thread kernel's color with another marker
+    "cpu/avx2_f32/threads": (BLUE, "s"),
+    "cpu/avx2_f64/threads": (ORANGE, "^"),
+    "cpu/avx2_kahan/threads": (GREEN, "v"),
+    "cpu/avx512_f32/threads": (CRIMSON, "D"),
+    "cpu/avx512_f64/threads": (PURPLE, "o"),
+    "cpu/avx512_kahan/threads": (NAVY, "P"),
+    "cpu/avx2_f32/openmp": (OCHRE, "<"),
+    "cpu/avx2_f64/openmp": (MAGENTA, ">"),
+    "cpu/avx2_f32/std_par": (OLIVE, "X"),
+    "cpu/std_reduce_par": (CYAN, "p"),
+    "cpu/std_reduce_par_unseq": (BROWN, "h"),
+}
+# For names outside the table: every (color, marker) pair, tried from a point fixed by the name.
+FALLBACK_COLORS = [BLUE, ORANGE, GREEN, CRIMSON, PURPLE, BROWN, PINK, OLIVE, CYAN, NAVY, TEAL,
+                   GOLD, SLATE, YELLOWGREEN, OCHRE, MAGENTA]
+FALLBACK_MARKERS = ["o", "s", "^", "v", "D", "P", "X", "<", ">", "p", "h", "*"]
+
+
+def family(backend):
+    """The panel a backend is drawn in (a key of FAMILIES)."""
+    head, _, _ = backend.partition("/")
+    if head == "cpu":
+        last = backend.rsplit("/", 1)[-1]
+        return "cpu_mt" if last in ("threads", "openmp", "std_par", "tbb") or re.search(r"_par(_unseq)?$", last) \
+            else "cpu"
+    return {"cuda": "cuda", "nccl": "nccl"}.get(head, "lib")
+
+
 def styles(all_backends):
-    """A fixed color + marker + line style per backend, the same in every chart and mode."""
-    colors = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-              "#7f7f7f", "#bcbd22", "#17becf"]
-    markers = ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"]
-    dashes = ["-", "--", "-.", ":"]
+    """{backend: matplotlib line keywords}: color, marker, line style (and width, marker size).
+
+    Deterministic and independent of the other backends for the names in STYLE_TABLE and cub;
+    any other name gets the first free (color, marker) pair from a start fixed by a checksum of
+    its name, preferring a color and a marker not yet used in its family. No two backends of
+    all_backends share both color and marker (up to len(FALLBACK_COLORS) * len(FALLBACK_MARKERS)
+    backends; beyond that the line style differs). ref/* backends are left out (drawn as ceilings).
+    """
+    import zlib
+    names = sorted(b for b in set(all_backends) if not is_reference(b))
     out = {}
-    for i, b in enumerate(sorted(b for b in all_backends if not is_reference(b))):
-        out[b] = dict(color=colors[i % len(colors)], marker=markers[i % len(markers)],
-                      linestyle=dashes[(i // len(colors)) % len(dashes)])
+    used = {(c, m) for c, m in STYLE_TABLE.values()}
+    fam_colors, fam_markers = {}, {}
+    for b in names:
+        if b == BASELINE:
+            out[b] = dict(BASELINE_STYLE)
+        elif b in STYLE_TABLE:
+            c, m = STYLE_TABLE[b]
+            out[b] = dict(color=c, marker=m, linestyle=FAMILY_LINESTYLE[family(b)])
+            fam_colors.setdefault(family(b), set()).add(c)
+            fam_markers.setdefault(family(b), set()).add(m)
+    combos = [(c, m) for m in FALLBACK_MARKERS for c in FALLBACK_COLORS]
+    for b in names:
+        if b in out:
+            continue
+        fam = family(b)
+        start = zlib.crc32(b.encode("utf-8")) % len(combos)
+        order = combos[start:] + combos[:start]
+        fc, fm = fam_colors.setdefault(fam, set()), fam_markers.setdefault(fam, set())
+        pick = next((cm for cm in order if cm not in used and cm[0] not in fc and cm[1] not in fm), None) \
+            or next((cm for cm in order if cm not in used), None)
+        linestyle = FAMILY_LINESTYLE[fam]
+        if pick is None:  # every pair taken: repeat one, with a line style no family uses
+            pick = order[0]
+            linestyle = (0, (5, 1, 1, 1, 1, 1))
+        used.add(pick)
+        fc.add(pick[0])
+        fm.add(pick[1])
+        out[b] = dict(color=pick[0], marker=pick[1], linestyle=linestyle)
+    for b, s in out.items():
+        if b != BASELINE:
+            s.update(linewidth=1.5, markersize=7 if s["marker"] == "*" else 5)
     return out
 
 
-def make_charts(sweep, modes, selected, out_dir, notes):
+def panels(backends):
+    """[(title or None, [backend, ...])]: one axes, or one per family when there are too many."""
+    others = [b for b in backends if b != BASELINE]
+    groups = {}
+    for b in others:
+        groups.setdefault(family(b), []).append(b)
+    base = [BASELINE] if BASELINE in backends else []
+    if len(others) <= SINGLE_AXES_MAX or len(groups) < 2:
+        return [(None, base + others)]
+    libs = ", ".join(sorted({b.partition("/")[0] for b in groups.get("lib", [])}))
+    return [(title.format(libs), base + groups[key]) for key, title, _ in FAMILIES if key in groups]
+
+
+def series_styles(fig):
+    """Per axes of fig, the legend's lines: [(label, color '#rrggbb', marker, line style), ...]."""
+    from matplotlib.colors import to_hex
+    out = []
+    for ax in fig.axes:
+        rows = []
+        for ln in ax.get_lines():
+            label = ln.get_label()
+            if not label or label.startswith("_"):
+                continue
+            marker = ln.get_marker()
+            rows.append((label, to_hex(ln.get_color()), "None" if marker in (None, "", " ", "none") else str(marker),
+                         ln.get_linestyle()))
+        out.append(rows)
+    return out
+
+
+def build_charts(sweep, modes, selected):
+    """[(file name, matplotlib Figure)] for the modes: the caller saves and closes them."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -258,9 +416,9 @@ def make_charts(sweep, modes, selected, out_dir, notes):
 
     gpu = machine(sweep)
     style = styles({b for (_, b) in sweep.points})
-    written = []
+    figures = []
 
-    def pow2_axis(ax, sizes):
+    def pow2_axis(ax, sizes, xlabel):
         ax.set_xscale("log", base=2)
         lo, hi = min(sizes).bit_length() - 1, max(sizes).bit_length()
         step = 1 if hi - lo <= 12 else 2
@@ -272,19 +430,39 @@ def make_charts(sweep, modes, selected, out_dir, notes):
 
         ax.xaxis.set_major_formatter(FuncFormatter(label))
         ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel("n (float32 elements, log scale)")
+        ax.tick_params(labelbottom=True)
+        if xlabel:
+            ax.set_xlabel("n (float32 elements, log scale)")
         ax.grid(True, which="major", alpha=0.3)
 
     def line(ax, backend, xs, ys):
-        ax.plot(xs, ys, label=backend, linewidth=1.6, markersize=5, **style[backend])
+        if xs:
+            ax.plot(xs, ys, label=backend, **style[backend])
 
-    def finish(fig, ax, title, name):
-        ax.set_title(title, fontsize=11)
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-        path = os.path.join(out_dir, name)
-        fig.savefig(path, dpi=120, bbox_inches="tight")
-        plt.close(fig)
-        written.append(path)
+    def figure(groups, title, sharey=True):
+        """A figure with one axes per group, stacked, sharing the n axis (and the y axis if sharey)."""
+        if len(groups) == 1:
+            fig, ax = plt.subplots(figsize=(9, 5.5))
+            axes = [ax]
+        else:
+            fig, axes = plt.subplots(len(groups), 1, figsize=(9, 0.6 + 3.3 * len(groups)), sharex=True,
+                                     sharey=sharey, squeeze=False)
+            axes = list(axes[:, 0])
+            fig.subplots_adjust(hspace=0.32)
+            for ax, (name, _) in zip(axes, groups):
+                ax.set_title(name, fontsize=10, loc="left")
+        if len(groups) == 1:
+            axes[0].set_title(title, fontsize=11)
+        else:
+            fig.suptitle(title, fontsize=12, y=0.995 - 0.02 / len(groups))
+            fig.subplots_adjust(top=1.0 - 0.75 / fig.get_figheight())
+        return fig, axes
+
+    def finish(fig, axes, sizes, name):
+        for i, ax in enumerate(axes):
+            pow2_axis(ax, sizes, i == len(axes) - 1)
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+        figures.append((name, fig))
 
     reps = sweep.reps_note()
     for mode in modes:
@@ -297,61 +475,71 @@ def make_charts(sweep, modes, selected, out_dir, notes):
                                         else "one run each (no repetitions)")
 
         # (a) bandwidth
-        fig, ax = plt.subplots(figsize=(9, 5.5))
-        for b in backends:
-            pts = sorted(sweep.series(mode, b).items())
-            line(ax, b, [n for n, _ in pts], [p.gbps for _, p in pts])
+        groups = panels(backends)
+        fig, axes = figure(groups, "Sum reduction throughput vs n\n" + subtitle)
         ref = sorted(sweep.series(mode, CEILING).items())
-        if ref:
-            ax.plot([n for n, _ in ref], [p.gbps for _, p in ref], color="black", linestyle="--",
-                    linewidth=2.2, alpha=0.7, label="{} (read ceiling)".format(CEILING))
-        if sweep.peak_gbps:
-            ax.axhline(sweep.peak_gbps, color="red", linestyle=":", linewidth=1.5,
-                       label="theoretical peak {:.0f} GB/s".format(sweep.peak_gbps))
-        pow2_axis(ax, sizes)
+        for ax, (_, members) in zip(axes, groups):
+            for b in members:
+                pts = sorted(sweep.series(mode, b).items())
+                line(ax, b, [n for n, _ in pts], [p.gbps for _, p in pts])
+            if ref:
+                ax.plot([n for n, _ in ref], [p.gbps for _, p in ref], label="{} (read ceiling)".format(CEILING),
+                        **CEILING_STYLE)
+            if sweep.peak_gbps:
+                ax.axhline(sweep.peak_gbps, label="theoretical peak {:.0f} GB/s".format(sweep.peak_gbps),
+                           **PEAK_STYLE)
         ys = [p.gbps for b in backends for p in sweep.series(mode, b).values() if p.gbps > 0]
-        if ys and max(ys) / min(ys) > 20:  # a GPU sweep spans 1 to 4800 GB/s: log scale
-            ax.set_yscale("log")
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "{:g}".format(v)))
-            ax.set_ylabel("throughput (GB/s = $10^9$ bytes/s, log scale)")
-        else:  # a flat CPU sweep: linear from 0, so noise does not look like structure
-            ax.set_ylim(bottom=0, top=max(ys + [sweep.peak_gbps or 0]) * 1.1 if ys else None)
-            ax.set_ylabel("throughput (GB/s = $10^9$ bytes/s)")
-        finish(fig, ax, "Sum reduction throughput vs n\n" + subtitle, "bandwidth_{}.png".format(mode))
+        for ax in axes:
+            if ys and max(ys) / min(ys) > 20:  # a GPU sweep spans 1 to 4800 GB/s: log scale
+                ax.set_yscale("log")
+                ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "{:g}".format(v)))
+                ax.set_ylabel("throughput (GB/s = $10^9$ bytes/s, log scale)")
+            else:  # a flat CPU sweep: linear from 0, so noise does not look like structure
+                ax.set_ylim(bottom=0, top=max(ys + [sweep.peak_gbps or 0]) * 1.1 if ys else None)
+                ax.set_ylabel("throughput (GB/s = $10^9$ bytes/s)")
+        finish(fig, axes, sizes, "bandwidth_{}.png".format(mode))
 
         # (b) speed-up vs cub
         base = sweep.series(mode, BASELINE)
-        others = [b for b in backends if b != BASELINE]
-        if base and others:
-            fig, ax = plt.subplots(figsize=(9, 5.5))
-            drawn = 0
-            for b in others:
-                pts = [(n, base[n].time_us / p.time_us) for n, p in sorted(sweep.series(mode, b).items())
-                       if n in base and p.time_us > 0]
-                if pts:
-                    line(ax, b, [n for n, _ in pts], [s for _, s in pts])
-                    drawn += 1
-            ax.axhline(1.0, color="black", linewidth=1.0, label="{} (= 1)".format(BASELINE))
-            pow2_axis(ax, sorted(base))
-            # Log scale: 2x faster and 2x slower sit at the same distance from 1, and a 50x slower
-            # backend (thrust at small n) does not flatten the others onto the axis.
-            ax.set_yscale("log")
-            lo, hi = ax.get_ylim()
-            nice = [m * 10.0 ** e for e in range(-4, 4) for m in (1, 2, 5)]
-            ax.yaxis.set_major_locator(FixedLocator([v for v in nice if lo <= v <= hi] or [1.0]))
-            ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "{:g}x".format(v)))
-            ax.yaxis.set_minor_locator(NullLocator())
-            ax.set_ylabel("speed-up vs {} ({} time / backend time, log scale)".format(BASELINE, BASELINE))
-            if drawn:
-                finish(fig, ax, "Speed-up vs {} (above 1 = faster)\n".format(BASELINE) + subtitle,
-                       "speedup_vs_cub_{}.png".format(mode))
-            else:
-                plt.close(fig)
+        speedups = {}
+        for b in backends:
+            if b == BASELINE:
+                continue
+            pts = [(n, base[n].time_us / p.time_us) for n, p in sorted(sweep.series(mode, b).items())
+                   if n in base and p.time_us > 0]
+            if pts:
+                speedups[b] = pts
+        if base and speedups:
+            groups = [(t, [b for b in members if b in speedups]) for t, members in panels(list(speedups))]
+            # Own y range per panel: the CPU's 50x..0.001x would flatten the GPU panels onto 1x.
+            fig, axes = figure(groups, "Speed-up vs {} (above 1 = faster)\n".format(BASELINE) + subtitle,
+                               sharey=False)
+            for ax, (_, members) in zip(axes, groups):
+                for b in members:
+                    line(ax, b, [n for n, _ in speedups[b]], [s for _, s in speedups[b]])
+                ax.axhline(1.0, label="{} (= 1)".format(BASELINE), **BASELINE_STYLE)
+                # Log scale: 2x faster and 2x slower sit at the same distance from 1, and a 50x slower
+                # backend (thrust at small n) does not flatten the others onto the axis.
+                ax.set_yscale("log")
+            for ax in axes:
+                lo, hi = ax.get_ylim()
+                # The coarsest "nice" ticks that give at least 4 in the range: decades for the
+                # CPU's 50x..0.001x, 0.5x 0.7x 1x 1.5x for a panel close to cub.
+                for mantissas in ((1,), (1, 2, 5), (1, 1.5, 2, 3, 5, 7), (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8, 9)):
+                    ticks = [m * 10.0 ** e for e in range(-5, 5) for m in mantissas if lo <= m * 10.0 ** e <= hi]
+                    if len(ticks) >= 4:
+                        break
+                ax.yaxis.set_major_locator(FixedLocator(ticks or [1.0]))
+                ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "{:g}x".format(v)))
+                ax.yaxis.set_minor_locator(NullLocator())
+                ax.set_ylabel("speed-up vs {} ({} time / backend time, log scale)".format(BASELINE, BASELINE)
+                              if len(axes) == 1 else "speed-up vs {} (log scale)".format(BASELINE))
+            finish(fig, axes, sorted(base), "speedup_vs_cub_{}.png".format(mode))
 
         # (c) % of ceiling
         label, ref_at, peak = ceiling_of(sweep, mode)
         if label:
-            fig, ax = plt.subplots(figsize=(9, 5.5))
+            pct = {}
             for b in (b for b in backends if not is_host(b)):
                 pts = []
                 for n, p in sorted(sweep.series(mode, b).items()):
@@ -359,13 +547,46 @@ def make_charts(sweep, modes, selected, out_dir, notes):
                     if c:
                         pts.append((n, 100.0 * p.gbps / c))
                 if pts:
-                    line(ax, b, [n for n, _ in pts], [v for _, v in pts])
-            ax.axhline(100.0, color="black", linestyle="--", linewidth=1.0, label="100% = " + label)
-            pow2_axis(ax, sizes)
-            ax.set_ylabel("% of {}".format(CEILING + " GB/s at the same n" if ref_at else "theoretical peak"))
-            ax.set_ylim(bottom=0)
-            finish(fig, ax, "Throughput as % of {}\n".format(label) + subtitle,
-                   "pct_of_ceiling_{}.png".format(mode))
+                    pct[b] = pts
+            groups = panels([b for b in backends if b in pct]) if pct else [(None, [])]
+            fig, axes = figure(groups, "Throughput as % of {}\n".format(label) + subtitle)
+            for ax, (_, members) in zip(axes, groups):
+                for b in members:
+                    line(ax, b, [n for n, _ in pct[b]], [v for _, v in pct[b]])
+                ax.axhline(100.0, label="100% = " + label, **dict(CEILING_STYLE, linewidth=1.4))
+                ax.set_ylabel("% of {}".format(CEILING + " GB/s at the same n" if ref_at else "theoretical peak")
+                              if len(axes) == 1 else "% of {}".format(CEILING if ref_at else "peak"))
+                ax.set_ylim(bottom=0)
+            finish(fig, axes, sizes, "pct_of_ceiling_{}.png".format(mode))
+    return figures
+
+
+def save_png(fig, path):
+    """fig as a PNG of 256 colors (a third of the size of matplotlib's RGBA, same look)."""
+    import io
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    try:
+        from PIL import Image  # matplotlib's own dependency since 3.3
+        image = Image.open(io.BytesIO(buf.getvalue())).convert("RGB")
+        quantize, dither = getattr(Image, "Quantize", Image), getattr(Image, "Dither", Image)  # Pillow 9.1+, older
+        image = image.quantize(colors=256, method=quantize.MEDIANCUT, dither=dither.NONE)
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", optimize=True)
+    except (ImportError, AttributeError, OSError, ValueError):
+        pass  # no (usable) Pillow: the RGBA PNG as matplotlib wrote it
+    with open(path, "wb") as f:
+        f.write(buf.getvalue())
+
+
+def make_charts(sweep, modes, selected, out_dir, notes):
+    import matplotlib.pyplot as plt
+    written = []
+    for name, fig in build_charts(sweep, modes, selected):
+        path = os.path.join(out_dir, name)
+        save_png(fig, path)
+        plt.close(fig)
+        written.append(path)
     return written
 
 

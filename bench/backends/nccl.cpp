@@ -2,8 +2,9 @@
 // by a single-GPU backend, the partials combined by NCCL (bench/nccl/runner.hpp has the loop):
 //   nccl/cub, nccl/onepass   ncclAllReduce: every GPU ends with the sum, as training code does
 //   nccl/onepass/reduce      ncclReduce to rank 0: only the root needs it
-// With --gpus=1 the rows still run: the local sum plus a one-rank collective (NCCL's copy), so the
-// combine's fixed cost shows against cub and cuda/onepass on the same GPU.
+// They run when --gpus is given or the process is one of several ranks (bench/nccl/launch.hpp).
+// With --gpus=1: the local sum plus a one-rank collective (NCCL's copy), so the combine's fixed
+// cost shows against cub and cuda/onepass on the same GPU.
 #include <benchmark/benchmark.h>
 
 #include <memory>
@@ -12,6 +13,7 @@
 
 #include "bench/gpu/loops.hpp"
 #include "bench/nccl/runner.hpp"
+#include "bench/run_context.hpp"
 
 namespace rb::bench::gpu {
 namespace {
@@ -36,7 +38,7 @@ GpuLoopDef row(std::string name, std::string local, nccl::Combine combine) {
   };
   d.probe = [](const Options& o) {
     const std::string why = nccl::probe(o.gpus);
-    if (why.empty()) benchmark::AddCustomContext("nccl", nccl::describe_world(o.gpus));
+    if (why.empty()) set_context("nccl", nccl::describe_world(o.gpus));  // once: three rows probe
     return why;
   };
   d.release = [] { nccl::release(); };

@@ -50,7 +50,7 @@ void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef
     }
     const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
       const auto t0 = std::chrono::steady_clock::now();
-      const double r = backend->run();
+      double r = backend->run();
       const auto t1 = std::chrono::steady_clock::now();
       benchmark::DoNotOptimize(r);
       calls.push_back(r);

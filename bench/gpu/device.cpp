@@ -7,10 +7,30 @@
 
 namespace rb::bench::gpu {
 
+namespace {
+
+// The runtime reports a missing driver as an insufficient one: tell the two apart.
+std::string no_device_cause(cudaError_t e) {
+  if (e == cudaErrorNoDevice) return "no CUDA device";
+  if (e == cudaErrorInsufficientDriver) {
+    void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!driver) return "no NVIDIA driver (libcuda.so.1 not found)";
+    dlclose(driver);
+    int have = 0, need = 0;
+    (void)cudaDriverGetVersion(&have);
+    (void)cudaRuntimeGetVersion(&need);
+    const auto v = [](int x) { return std::to_string(x / 1000) + "." + std::to_string(x % 1000 / 10); };
+    return "the NVIDIA driver supports CUDA " + v(have) + ", this build needs " + v(need);
+  }
+  return std::string("no usable CUDA device (") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e) + ")";
+}
+
+}  // namespace
+
 std::optional<DeviceInfo> probe_device(std::string& why_not, int ordinal) {
   int count = 0;
   if (const cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-    why_not = std::string("no usable CUDA device (") + cudaGetErrorName(e) + ": " + cudaGetErrorString(e) + ")";
+    why_not = no_device_cause(e);
     (void)cudaGetLastError();  // clear it: later code must not trip over it
     return std::nullopt;
   }

@@ -1,7 +1,6 @@
 // Built instead of the GPU layer when nvcc was not found at configure time.
-#include <benchmark/benchmark.h>
-
 #include "bench/gpu/context.hpp"
+#include "bench/run_context.hpp"
 
 namespace rb::bench {
 
@@ -10,7 +9,7 @@ std::vector<BackendEntry> bind_registered_gpu_backends(Session&, std::string& wh
   return {};
 }
 
-void add_gpu_context() { benchmark::AddCustomContext("gpu", "none (CPU-only build)"); }
+void add_gpu_context() { set_context("gpu", "none (CPU-only build)"); }
 
 void release_gpu() {}
 

@@ -38,6 +38,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include pat
 #include "bench/gpu/session.hpp"
 #include "bench/measure.hpp"
 #include "bench/report.hpp"
+#include "bench/run_context.hpp"
 
 namespace rb::bench {
 namespace {
@@ -191,7 +192,7 @@ std::vector<BackendEntry> bind_registered_gpu_backends(Session& session, std::st
 void add_gpu_context() {
   const auto& rt = runtime();
   const auto& d = rt.info;
-  auto add = [](const char* k, const std::string& v) { benchmark::AddCustomContext(k, v); };
+  auto add = [](const char* k, const std::string& v) { set_context(k, v); };
   auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
   add("cccl_version", std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
                           std::to_string(CCCL_PATCH_VERSION));

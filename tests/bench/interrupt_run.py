@@ -85,13 +85,15 @@ def main():
             names = [r["name"] for r in rows]
             if len(names) != ROWS:
                 failures.append("{} rows in the JSON, expected {}: {}".format(len(names), ROWS, names))
-            if rows[0].get("error_occurred"):
+            if rows[0].get("skipped") or rows[0].get("error_occurred"):
                 failures.append("the first row, finished before the signal, is not measured: {}".format(rows[0]))
-            skipped = [r for r in rows if r.get("error_occurred")]
+            skipped = [r for r in rows if r.get("skipped")]
             want = "skipped: not run: interrupted by SIG" + which
-            if len(skipped) < ROWS - 2 or any(r.get("error_message") != want for r in skipped):
+            if any(r.get("error_occurred") for r in rows):
+                failures.append("rows reported as errors: {}".format([r["name"] for r in rows if r.get("error_occurred")]))
+            if len(skipped) < ROWS - 2 or any(r.get("skip_message") != want for r in skipped):
                 failures.append("rows after the signal not all skipped with '{}': {}".format(
-                    want, [(r["name"], r.get("error_message")) for r in rows]))
+                    want, [(r["name"], r.get("skip_message")) for r in rows]))
             if closing and "{} benchmarks not run".format(len(skipped)) not in closing[-1]:
                 failures.append("the closing line counts other rows than the JSON skips: " + closing[-1])
         for f in failures:

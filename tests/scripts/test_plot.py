@@ -2,8 +2,15 @@
 
   python3 test_plot.py Summary   markdown summary only (--no-png): standard library only
   python3 test_plot.py Charts    the PNGs: needs matplotlib; exits 77 (CTest: skipped) without it
+  python3 test_plot.py DistinctSeries
+                                 no two series of one chart share both color and marker, on a
+                                 synthetic sweep of every backend and on the committed sweep:
+                                 needs matplotlib; exits 77 without it
 """
+import gzip
+import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -230,9 +237,201 @@ class Charts(Case):
         self.assertEqual(len(combos), 25)
 
 
+# Every backend name of a real sweep: results/h200/checks/every_call/readme.json.gz (GPU rows and
+# cpu/* rows), plus the rows only some builds have (CCCL's environment API, TBB's std::reduce).
+# The file's names are added at run time too, so a new backend is covered once it is measured.
+REAL_BACKENDS = [
+    "cpu/accumulate_f32", "cpu/accumulate_f64", "cpu/avx2_f32", "cpu/avx2_f32/openmp", "cpu/avx2_f32/threads",
+    "cpu/avx2_f64", "cpu/avx2_f64/openmp", "cpu/avx2_f64/threads", "cpu/avx2_kahan", "cpu/avx2_kahan/threads",
+    "cpu/avx512_f32", "cpu/avx512_f32/threads", "cpu/avx512_f64", "cpu/avx512_f64/threads", "cpu/avx512_kahan",
+    "cpu/avx512_kahan/threads", "cpu/unrolled8_f32", "cpu/unrolled8_f64", "cub", "cuda/auto", "cuda/onepass",
+    "cuda/onepass_f64", "cuda/shfl", "cuda/vec4", "cuda/vec4_ilp4", "nccl/cub", "nccl/onepass",
+    "nccl/onepass/reduce", "ref/cpu_read", "ref/launch", "ref/read", "thrust/reduce", "thrust/reduce_cached",
+    "torch/sum", "triton/onepass", "triton/two_pass",
+]
+SOMETIMES_BACKENDS = ["cub/run_to_run", "cub/not_guaranteed", "cub/gpu_to_gpu", "cpu/avx2_f32/std_par",
+                      "cpu/std_reduce_par", "cpu/std_reduce_par_unseq"]
+# Names outside plot.py's style table (the examples' kernels, a new library): the fallback styles.
+UNKNOWN_BACKENDS = ["cuda/my_kernel", "cpu/my_kernel", "cpu/my_sum", "cupy/sum", "jax/sum", "kokkos/reduce"]
+EVERY_CALL = os.path.join(ROOT, "results", "h200", "checks", "every_call", "readme.json.gz")
+BASELINE_JSON = os.path.join(ROOT, "results", "h200", "baseline.json")
+MAIN = ("^(cub|cuda/onepass|cuda/vec4|triton/onepass|torch/sum|thrust/reduce|ref/read|ref/cpu_read|"
+        "cpu/avx512_f32/threads|cpu/accumulate_f32)$")  # results/h200/README.md's MAIN
+
+
+def measured_backends(path):
+    """The <backend> of every <backend>/<n>/<mode> row of a (gzipped) sweep JSON."""
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        doc = json.load(f)
+    out = set()
+    for row in doc.get("benchmarks", []):
+        m = re.match(r"^(.+)/(\d+)/(cold|hot)(/|$)", row.get("run_name", row.get("name", "")))
+        if m:
+            out.add(m.group(1))
+    return out
+
+
+def clashes(figure_rows):
+    """What makes a chart's series hard to tell apart; [] when nothing does.
+
+    figure_rows: per axes of one figure, [(label, color, marker, linestyle), ...] (plot.series_styles).
+    Fails: two labels with the same (color, marker) anywhere in the figure; one label drawn in two
+    styles; and, in an axes of at most 20 series, two series (lines with markers) sharing a color
+    or a marker, or a reference line (no marker) sharing a color with another line."""
+    problems = []
+    style_of, label_of = {}, {}
+    for rows in figure_rows:
+        for label, color, marker, linestyle in rows:
+            style = (color.lower(), marker, linestyle)
+            if style_of.setdefault(label, style) != style:
+                problems.append("{} drawn as {} and as {}".format(label, style_of[label], style))
+            other = label_of.setdefault((color.lower(), marker), label)
+            if other != label:
+                problems.append("{} and {} share color {} and marker {}".format(other, label, color, marker))
+    for rows in figure_rows:
+        if len(rows) > 20:
+            continue
+        marked = [r for r in rows if r[2] != "None"]
+        for what, key in (("color", 1), ("marker", 2)):
+            seen = {}
+            for r in marked:
+                v = r[key].lower() if key == 1 else r[key]  # markers "p" and "P" differ
+                if seen.setdefault(v, r[0]) != r[0]:
+                    problems.append("{} and {} share {} {} in one axes".format(seen[v], r[0], what, r[key]))
+        colors = [r[1].lower() for r in rows]
+        for r in rows:
+            if r[2] == "None" and colors.count(r[1].lower()) > 1:
+                problems.append("reference line {} shares its color {} in one axes".format(r[0], r[1]))
+    return problems
+
+
+class DistinctSeries(Case):
+    """Every chart's series can be told apart: the matplotlib artists of the figures plot.py draws."""
+
+    @classmethod
+    def setUpClass(cls):
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        import plot
+        cls.plot = plot
+
+    def figures(self, path, regex=None):
+        """[(file name, per-axes rows)] of every chart plot.py draws for the sweep at path."""
+        import matplotlib.pyplot as plt
+        sweep = self.plot.read_sweeps([path])
+        pattern = re.compile(regex) if regex else None
+
+        def selected(mode):
+            return [b for b in sweep.backends(mode) if pattern is None or pattern.search(b)]
+
+        out = []
+        for name, fig in self.plot.build_charts(sweep, self.plot.MODES, selected):
+            out.append((name, self.plot.series_styles(fig)))
+            plt.close(fig)
+        return out
+
+    def assertDistinct(self, figures):
+        self.assertTrue(figures)
+        for name, rows in figures:
+            self.assertTrue(any(rows), name)
+            self.assertEqual(clashes(rows), [], name)
+
+    def synthetic_names(self):
+        names = set(REAL_BACKENDS + SOMETIMES_BACKENDS + UNKNOWN_BACKENDS)
+        if os.path.exists(EVERY_CALL):
+            names |= measured_backends(EVERY_CALL)
+        return sorted(names)
+
+    def synthetic(self):
+        """A sweep with every backend: GPU rows cold and hot, cpu/* rows hot (as reduce_bench runs)."""
+        rows = []
+        for i, b in enumerate(self.synthetic_names()):
+            for n in fx.SIZES:
+                for mode in (("hot",) if b.startswith("cpu/") else ("cold", "hot")):
+                    t = 3.0 + 0.37 * i + 4.0 * n / ((1000.0 + 97.0 * i) * 1e3)
+                    rows += fx.rows_for(fx.bench_name(b, n, mode), n, [t, t * 1.01, t * 0.99])
+        return self.file("all.json", fx.sweep(rows))
+
+    def test_the_check_catches_shared_styles(self):
+        ok = [[("cub", "#000000", "None", "-"), ("cuda/onepass", "#1f77b4", "o", "-"),
+               ("torch/sum", "#ff7f0e", "s", "--"), ("ref/read (read ceiling)", "#7f7f7f", "None", "--")]]
+        self.assertEqual(clashes(ok), [])
+        # The bug this guards against: 10 colors and 10 markers cycled together, so series 1 and 11
+        # (cub and thrust/reduce, cuda/onepass and torch/sum) differ only in line style.
+        same = [[("cub", "#bcbd22", ">", "--"), ("thrust/reduce", "#BCBD22", ">", "-.")]]
+        self.assertTrue(any("share color" in p for p in clashes(same)), clashes(same))
+        # ... also when the two sit in different panels of one figure.
+        panels = [[("cuda/onepass", "#1f77b4", "o", "-")], [("torch/sum", "#1f77b4", "o", "--")]]
+        self.assertTrue(clashes(panels))
+        # One backend, two styles in one figure.
+        self.assertTrue(clashes([[("cub", "#000000", "None", "-")], [("cub", "#000000", "o", "-")]]))
+        # A small axes: a shared color alone (or a shared marker alone) is already too close.
+        self.assertTrue(clashes([[("a", "#1f77b4", "o", "-"), ("b", "#1f77b4", "s", "-")]]))
+        self.assertTrue(clashes([[("a", "#1f77b4", "o", "-"), ("b", "#ff7f0e", "o", "-")]]))
+        # The styles plot.styles gave with the old cycle, fed through the same check: caught.
+        old = [[(b, c, m, "-") for b, c, m in zip(
+            ["b{}".format(i) for i in range(17)],
+            ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+             "#17becf"] * 2, ["o", "s", "^", "D", "v", "P", "X", "<", ">", "*"] * 2)]]
+        self.assertEqual(len([p for p in clashes(old) if "share color" in p and "and marker" in p]), 7)
+
+    def test_style_table(self):
+        plot = self.plot
+        pairs = [(c.lower(), m) for c, m in plot.STYLE_TABLE.values()]
+        self.assertEqual(len(pairs), len(set(pairs)))
+        reserved = {c.lower() for c in plot.RESERVED_COLORS}
+        by_family = {}
+        for b, (c, m) in plot.STYLE_TABLE.items():
+            self.assertNotIn(c.lower(), reserved, b)
+            by_family.setdefault(plot.family(b), []).append((c.lower(), m))
+        for fam, styles in by_family.items():
+            self.assertEqual(len({c for c, _ in styles}), len(styles), fam)
+            self.assertEqual(len({m for _, m in styles}), len(styles), fam)
+        self.assertTrue(set(REAL_BACKENDS + SOMETIMES_BACKENDS) - {"cub"} - {b for b in REAL_BACKENDS
+                                                                          if b.startswith("ref/")}
+                        <= set(plot.STYLE_TABLE))
+
+    def test_styles_are_fixed_per_backend(self):
+        names = self.synthetic_names()
+        full = self.plot.styles(names)
+        self.assertFalse([b for b in full if b.startswith("ref/")])
+        for subset in (["cub", "cuda/onepass"], [b for b in names if b.startswith("cpu/")], names[::3]):
+            part = self.plot.styles(subset)
+            for b in part:
+                if b in self.plot.STYLE_TABLE or b == "cub":
+                    self.assertEqual(part[b], full[b], b)
+        self.assertEqual(self.plot.styles(names), full)  # deterministic
+        # Many unknown names beside every known one: still no shared (color, marker).
+        many = self.plot.styles(names + ["lib{}/sum".format(i) for i in range(120)])
+        pairs = [(s["color"], s["marker"]) for s in many.values()]
+        self.assertEqual(len(pairs), len(set(pairs)))
+
+    def test_synthetic_sweep_of_every_backend(self):
+        names = self.synthetic_names()
+        drawn = [b for b in names if not b.startswith("ref/")]
+        self.assertGreaterEqual(len(drawn), 20)
+        figures = self.figures(self.synthetic())
+        self.assertEqual(sorted(n for n, _ in figures), sorted(ALL_CHARTS))
+        self.assertDistinct(figures)
+        labels = {r[0] for name, rows in figures if name == "bandwidth_hot.png" for axes in rows for r in axes}
+        self.assertLessEqual(set(drawn), labels)
+        # One style per backend across every chart and mode.
+        seen = {}
+        for name, rows in figures:
+            for label, color, marker, linestyle in (r for axes in rows for r in axes):
+                self.assertEqual(seen.setdefault(label, (color, marker, linestyle)), (color, marker, linestyle),
+                                 "{} in {}".format(label, name))
+
+    def test_committed_sweep(self):
+        if not os.path.exists(BASELINE_JSON):
+            self.skipTest("no " + BASELINE_JSON)
+        self.assertDistinct(self.figures(BASELINE_JSON))
+        self.assertDistinct(self.figures(BASELINE_JSON, MAIN))  # results/h200/main/: one axes
+
+
 if __name__ == "__main__":
     wanted = sys.argv[1:]
-    if any(w.startswith("Charts") for w in wanted):
+    if any(w.startswith(("Charts", "DistinctSeries")) for w in wanted):
         try:
             import matplotlib  # noqa: F401
         except ImportError as e:

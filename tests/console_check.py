@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""console_check.py REDUCE_BENCH CHECK: what a user sees, checked on the real binary.
+
+  width     a CPU sweep's console: every line of stdout and stderr at most 160 characters, a
+            header, no "DEBUG" warning; the JSON's context says Google Benchmark 1.9.5 built
+            release, rows in ns
+  flags     --benchmark_min_time=0.05s runs (Google Benchmark's rule, a time with its unit);
+            --benchmark_time_unit=ms gives rows in ms
+  skips     rows beyond host memory are skips in the JSON (skipped, skip_message), not errors
+  no_gpu    --list_backends without a usable GPU: the cause in one line, which no backend's line
+            repeats (exit 77, skipped, where a GPU is usable)
+Exit status 0 passed, 1 failed, 77 skipped.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+WIDTH = 160
+
+
+def run(prog, *args):
+    p = subprocess.run([prog, *args], capture_output=True, text=True, timeout=600)
+    return p.returncode, p.stdout, p.stderr
+
+
+def rows_of(path):
+    with open(path) as f:
+        doc = json.load(f)
+    return doc["context"], doc["benchmarks"]
+
+
+def check_width(prog, out_dir):
+    path = os.path.join(out_dir, "w.json")
+    rc, out, err = run(prog, "--sizes=1000,2^20,2^24", "--benchmark_filter=^cpu/", "--max_time=20ms",
+                       "--benchmark_out=" + path)
+    failures = []
+    if rc != 0:
+        failures.append("exit status {}".format(rc))
+    for where, text in (("stdout", out), ("stderr", err)):
+        for line in text.splitlines():
+            if len(line) > WIDTH:
+                failures.append("{} line of {} characters: {}".format(where, len(line), line))
+    if "DEBUG" in out + err:
+        failures.append("a DEBUG warning was printed")
+    if not any(line.startswith("benchmark ") and "median" in line for line in out.splitlines()):
+        failures.append("no header line")
+    if len([l for l in out.splitlines() if l.startswith("cpu/")]) < 20:
+        failures.append("fewer than 20 rows on stdout:\n" + out)
+    context, rows = rows_of(path)
+    if context.get("library_version") != "v1.9.5" or context.get("library_build_type") != "release":
+        failures.append("context: library_version {!r}, library_build_type {!r}".format(
+            context.get("library_version"), context.get("library_build_type")))
+    if {r["time_unit"] for r in rows} != {"ns"}:
+        failures.append("time units {}".format({r["time_unit"] for r in rows}))
+    return failures
+
+
+def check_flags(prog, out_dir):
+    failures = []
+    rc, out, err = run(prog, "--sizes=1000", "--benchmark_filter=cpu/accumulate_f64", "--benchmark_min_time=0.05s")
+    if rc != 0 or "0 failed" not in err:
+        failures.append("--benchmark_min_time=0.05s: exit status {}\n{}{}".format(rc, out, err))
+    path = os.path.join(out_dir, "ms.json")
+    rc, out, err = run(prog, "--sizes=1000", "--benchmark_filter=cpu/accumulate_f64", "--max_time=20ms",
+                       "--benchmark_time_unit=ms", "--benchmark_out=" + path)
+    if rc != 0:
+        failures.append("--benchmark_time_unit=ms: exit status {}\n{}".format(rc, err))
+    else:
+        _, rows = rows_of(path)
+        if [r["time_unit"] for r in rows] != ["ms"] or not 0 < rows[0]["real_time"] < 1:
+            failures.append("--benchmark_time_unit=ms: rows {}".format(rows))
+    return failures
+
+
+def check_skips(prog, out_dir):
+    path = os.path.join(out_dir, "skip.json")
+    rc, out, err = run(prog, "--sizes=1000,2^40", "--benchmark_filter=cpu/accumulate_f64", "--max_time=20ms",
+                       "--benchmark_out=" + path)
+    failures = []
+    if rc != 0:
+        failures.append("exit status {}\n{}".format(rc, err))
+    _, rows = rows_of(path)
+    skipped = [r for r in rows if r.get("skipped")]
+    if len(rows) != 2 or len(skipped) != 1 or "host memory" not in skipped[0].get("skip_message", ""):
+        failures.append("expected one skipped row of two: {}".format(rows))
+    if any(r.get("error_occurred") for r in rows):
+        failures.append("a skip is reported as an error: {}".format(rows))
+    if "SKIPPED: skipped: n = 1099511627776 needs" not in out:
+        failures.append("the console does not show the skip:\n" + out)
+    return failures
+
+
+def check_no_gpu(prog, _):
+    rc, out, err = run(prog, "--list_backends")
+    if rc != 0:
+        return ["--list_backends: exit status {}".format(rc)]
+    gpu_lines = [l for l in out.splitlines() if l.startswith("GPU backends")]
+    if not gpu_lines and any(" available" in l for l in out.splitlines() if l.startswith("cub ")):
+        print("skipped: a GPU is usable here")
+        sys.exit(77)
+    failures = []
+    if len(gpu_lines) != 1:
+        failures.append("{} 'GPU backends' lines:\n{}".format(len(gpu_lines), out))
+    causes = ("no NVIDIA driver", "no CUDA device", "the NVIDIA driver supports CUDA", "GPU backends not built")
+    if gpu_lines and not any(c in gpu_lines[0] for c in causes):
+        failures.append("the GPU line names no cause: " + gpu_lines[0])
+    if "insufficient" in out:
+        failures.append("a misleading 'insufficient driver' message:\n" + out)
+    if gpu_lines:
+        cause = gpu_lines[0].split("unavailable: ", 1)[-1]
+        repeated = [l for l in out.splitlines() if cause in l and not l.startswith("GPU backends")]
+        if repeated:
+            failures.append("the cause is repeated on {} backend lines".format(len(repeated)))
+    return failures
+
+
+def main():
+    if len(sys.argv) != 3 or sys.argv[2] not in ("width", "flags", "skips", "no_gpu"):
+        print(__doc__)
+        return 2
+    prog, check = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as d:
+        failures = globals()["check_" + check](prog, d)
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
