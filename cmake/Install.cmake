@@ -6,7 +6,7 @@
 # reduce_bench::main      main() with every flag of reduce_bench, over what the executable registered
 # Layout under the prefix:
 #   bin/reduce_bench                                   the executable with the built-in backends
-#   include/reduce_bench/{bench,common}/...            the public headers ("bench/gpu/backend.hpp")
+#   include/reduce_bench/{bench,common}/...            the public headers (RB_PUBLIC_HEADERS below)
 #   lib/librb_harness.a, lib/librb_common.a, ...       the libraries
 #   lib/reduce_bench/objects-<config>/rb_main/main.cpp.o   main()
 #   lib/cmake/reduce_bench/                            reduce_benchConfig.cmake and the targets
@@ -35,18 +35,19 @@ install(TARGETS ${_rb_exported} EXPORT reduce_bench_targets
 install(EXPORT reduce_bench_targets NAMESPACE reduce_bench:: FILE reduce_benchTargets.cmake
         DESTINATION ${RB_INSTALL_CMAKEDIR})
 
-# The headers an adapter and main() need, at their source paths: bench/ without the built-in
-# adapters (bench/backends), the GPU layer's only when it was built (context.hpp, CUDA-free, always),
-# and common/.
-set(_rb_header_excludes PATTERN backends EXCLUDE)
-if(NOT RB_HAVE_CUDA)
-  list(APPEND _rb_header_excludes PATTERN gpu EXCLUDE)
-  install(FILES ${PROJECT_SOURCE_DIR}/bench/gpu/context.hpp DESTINATION ${RB_INSTALL_INCLUDEDIR}/bench/gpu)
+# The public API, and only it, installs: what a user's file includes to write, describe and register
+# a backend (definitions, problem, structure, determinism, registration), at their source paths
+# under include/reduce_bench/ ("bench/cpu/backend.hpp"). main() comes compiled (rb_main), so no
+# other header is needed; the GPU part only where the GPU layer was built, so a CPU-only package
+# holds no CUDA or NCCL header. tests/public_headers.cmake checks that these include nothing else.
+set(RB_PUBLIC_HEADERS bench/cpu/backend.hpp bench/determinism.hpp bench/registration.hpp bench/summation.hpp)
+if(RB_HAVE_CUDA)
+  list(APPEND RB_PUBLIC_HEADERS bench/gpu/backend.hpp bench/gpu/memory.hpp common/cuda_check.hpp)
 endif()
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/bench/ DESTINATION ${RB_INSTALL_INCLUDEDIR}/bench
-        FILES_MATCHING PATTERN "*.hpp" ${_rb_header_excludes})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/common/ DESTINATION ${RB_INSTALL_INCLUDEDIR}/common
-        FILES_MATCHING PATTERN "*.hpp")
+foreach(_rb_h IN LISTS RB_PUBLIC_HEADERS)
+  get_filename_component(_rb_dir "${_rb_h}" DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/${_rb_h} DESTINATION ${RB_INSTALL_INCLUDEDIR}/${_rb_dir})
+endforeach()
 
 set(RB_PACKAGE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/reduce_benchConfig.cmake.in

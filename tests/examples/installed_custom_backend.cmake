@@ -16,6 +16,10 @@ function(run)
 endfunction()
 
 run(${CMAKE_COMMAND} --install "${BUILD}" --prefix "${prefix}" --config "${CONFIG}")
+if(DEFINED PUBLIC_HEADERS)  # the installed include tree is the public API, nothing else
+  run(${CMAKE_COMMAND} -DROOT=${ROOT} "-DHEADERS=${PUBLIC_HEADERS}" -DCUDA=${HAVE_CUDA} -DPREFIX=${prefix}  # |-separated
+      -P ${CMAKE_CURRENT_LIST_DIR}/../public_headers.cmake)
+endif()
 if(NOT EXISTS "${prefix}/lib/cmake/reduce_bench/reduce_benchConfig.cmake" AND
    NOT EXISTS "${prefix}/lib64/cmake/reduce_bench/reduce_benchConfig.cmake")
   message(FATAL_ERROR "the install has no reduce_benchConfig.cmake")
