@@ -183,8 +183,8 @@ const std::vector<Flag>& flags() {
          o.gpus = v == "all" ? 0 : static_cast<int>(std::min<std::int64_t>(parse_count("--gpus", v), 1 << 20));
          o.gpus_given = true;
        },
-       "GPUs (per process) of the nccl/* rows, which split n over them; the\n"
-       "nccl/* rows run with this flag or when launched as several ranks\n"
+       "GPUs (per process) of the rows over several GPUs, which split n over\n"
+       "them; those rows run with this flag or when launched as several ranks\n"
        "(docs/multi-gpu.md), not in a plain single-process run"},
       {"--rendezvous", "SPEC", false,
        [](Options& o, const std::string& v) {

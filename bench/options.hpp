@@ -30,8 +30,8 @@ struct Options {
   int repetitions = 1;              // --benchmark_repetitions (read, and passed on)
   bool user_console_flags = false;  // --benchmark_format/_color/_counters_tabular: GB's console
   bool list_tests = false;          // --benchmark_list_tests given: do not touch data
-  int gpus = 1;                     // --gpus: GPUs per process for the nccl/* rows; 0 = all visible
-  bool gpus_given = false;          // --gpus given: the nccl/* rows run in a single process
+  int gpus = 1;                     // --gpus: GPUs per process of the collective rows; 0 = all visible
+  bool gpus_given = false;          // --gpus given: the collective rows run in a single process
   std::string rendezvous;           // --rendezvous: file:PATH or tcp:HOST:PORT (bench/nccl/rendezvous.hpp)
 };
 

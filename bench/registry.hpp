@@ -28,6 +28,9 @@ struct BackendEntry {
   // Which default sizes it runs (--sizes runs any); empty: all of them.
   std::function<bool(std::int64_t)> default_size;
   Determinism determinism = Determinism::run_to_run;  // what its sums promise, checked every run
+  // Its sample spans the GPUs of every rank (a collective row, bench/gpu/loops.hpp): under a
+  // launcher only these run, and in one process only with --gpus (bench/nccl/launch.hpp).
+  bool collective = false;
   std::function<void(benchmark::State&, const Case&)> run;
 };
 

@@ -179,6 +179,7 @@ std::vector<BackendEntry> bind_registered_gpu_backends(Session& session, std::st
     const std::string own = !def.unavailable.empty() ? def.unavailable : why_not.empty() && def.probe ? def.probe(session.options()) : "";
     e.unavailable = why_not.empty() ? own : why_not;
     e.modes = {Mode::cold, Mode::hot};
+    e.collective = true;
     e.run = [&session, def](benchmark::State& s, const Case& c) {
       runtime().gpu.reset();
       def.run(s, session, c);

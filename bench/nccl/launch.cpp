@@ -134,17 +134,17 @@ void keep_collective_rows(const Launch& l, bool gpus_given, std::vector<BackendE
   if (l.size == 1) {
     if (gpus_given) return;
     for (auto& e : entries) {
-      if (e.name.starts_with("nccl/") && e.unavailable.empty()) {
-        e.unavailable = "one process, --gpus not given: the nccl/* rows run with --gpus=G or as several ranks "
-                        "(docs/multi-gpu.md)";
+      if (e.collective && e.unavailable.empty()) {
+        e.unavailable = "one process, --gpus not given: rows over several GPUs run with --gpus=G or as several "
+                        "ranks (docs/multi-gpu.md)";
       }
     }
     return;
   }
   for (auto& e : entries) {
-    if (!e.name.starts_with("nccl/") && e.unavailable.empty()) {
+    if (!e.collective && e.unavailable.empty()) {
       e.unavailable = "launched as " + std::to_string(l.size) + " processes (" + l.by +
-                      "): only the nccl/* rows run, the same on every rank";
+                      "): only the rows over several GPUs run, the same on every rank";
     }
   }
 }

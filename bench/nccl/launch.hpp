@@ -52,10 +52,11 @@ const Launch& launch();
 void drop_output_flags(const Launch& l, std::vector<char*>& args);
 // A console reporter that prints nothing, for ranks other than 0.
 std::unique_ptr<benchmark::BenchmarkReporter> silent_reporter();
-// Under a launcher, every row that is not a collective one (nccl/...) becomes unavailable, on
-// every rank: single-GPU rows would run on rank 0 only and leave the others waiting in NCCL.
-// In one process the nccl/* rows are unavailable unless --gpus was given (`gpus_given`): on one
-// GPU they repeat cuda/onepass and cub with a one-rank combine, and cost the default sweep 15 s.
+// Under a launcher, every row that is not collective (BackendEntry::collective) becomes
+// unavailable, on every rank: single-GPU rows would run on rank 0 only and leave the others
+// waiting in NCCL. In one process the collective rows are unavailable unless --gpus was given
+// (`gpus_given`): on one GPU they repeat single-GPU rows with a one-rank combine, and cost the
+// default sweep 15 s.
 void keep_collective_rows(const Launch& l, bool gpus_given, std::vector<BackendEntry>& entries);
 
 }  // namespace rb::bench

@@ -172,6 +172,7 @@ TEST(Launch, UnderALauncherOnlyCollectiveRowsRun) {
   std::vector<BackendEntry> entries(3);
   entries[0].name = "cub";
   entries[1].name = "nccl/onepass";
+  entries[1].collective = true;
   entries[2].name = "cpu/avx2_f32";
   auto asked = entries;
   keep_collective_rows(Launch{}, /*gpus_given=*/true, asked);
@@ -188,6 +189,7 @@ TEST(Launch, OneProcessRunsCollectiveRowsOnlyWithGpus) {
   std::vector<BackendEntry> entries(3);
   entries[0].name = "cub";
   entries[1].name = "nccl/onepass";
+  entries[1].collective = true;
   entries[2].name = "cpu/avx2_f32";
   keep_collective_rows(Launch{}, /*gpus_given=*/false, entries);
   EXPECT_TRUE(entries[0].unavailable.empty());
