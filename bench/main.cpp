@@ -34,12 +34,6 @@
 namespace rb::bench {
 namespace {
 
-std::string printf_line(const char* format, auto... args) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, format, args...);
-  return buf;
-}
-
 // Without a usable GPU, the cause in one line first; each GPU backend then says kNoGpu for it.
 constexpr std::string_view kNoGpu = "no usable GPU (above)";
 
@@ -109,28 +103,15 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   set_context("cpu_ceiling", describe_cpu_ceiling());
   set_context("cpu_timing", "steady_clock wall time per call, hot");
   const StopRule& r = session.options().rule;
-  char rule[768];
-  std::snprintf(rule, sizeof rule,
-                "until the 95%% CI of the median (order statistics over the effective sample count k (1 - r1) / (1 + r1), r1 the lag-1 "
-                "rank autocorrelation's upper bound; at least 1.96 IQR / sqrt(k_eff)) is within +-%g%%, at least %lld and at most %lld samples, "
-                "at most %g s per benchmark%s; real_time = median of the samples",
-                100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples),
-                std::min(r.max_seconds, r.timeout_seconds),
-                r.timeout_seconds > r.max_seconds
-                    ? (" unless the target is projected within " + std::to_string(r.timeout_seconds) + " s").c_str()
-                    : "");
   std::string sampling = session.options().user_min_time
                              ? "Google Benchmark's --benchmark_min_time rule, one sample per iteration"
-                             : rule;
+                             : describe_rule(r);
   if (session.options().compare_min_time > 0) {
     sampling += "; rows named .../min_time:T/manual_time: Google Benchmark's rule with min time T, one sample per iteration";
   }
   set_context("sampling", sampling);
-  add_console_note(session.options().user_min_time
-                       ? "sampling: Google Benchmark's --benchmark_min_time rule"
-                       : printf_line("sampling: until the median is known to +-%g%% (95%%), %lld to %lld samples, at most %g s a row",
-                                     100 * r.target, static_cast<long long>(r.min_samples),
-                                     static_cast<long long>(r.max_samples), std::min(r.max_seconds, r.timeout_seconds)));
+  add_console_note("sampling: " + (session.options().user_min_time ? std::string("Google Benchmark's --benchmark_min_time rule")
+                                                                   : summarize_rule(r)));
   add_console_note("verified: every call within its stated bound, and an exact check per backend and n (docs/methodology.md)");
   add_backend_context(entries);
   note_unavailable(entries, gpu_why_not);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace rb::bench {
@@ -282,6 +283,38 @@ SampleStats Sampler::stats() const {
   st.unstable = iv.unstable;
   st.target_met = st.precision <= rule_.target && st.count >= rule_.min_samples && !st.unstable;
   return st;
+}
+
+namespace {
+
+std::string cap_text(const StopRule& r) {
+  char buf[160];
+  if (r.timeout_seconds > r.max_seconds) {
+    std::snprintf(buf, sizeof buf, "at most %g s per benchmark unless the target is projected within %g s", r.max_seconds,
+                  r.timeout_seconds);
+  } else {
+    std::snprintf(buf, sizeof buf, "at most %g s per benchmark", r.timeout_seconds);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::string describe_rule(const StopRule& r) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "until the 95%% CI of the median (order statistics over the effective sample count k (1 - r1) / (1 + r1), r1 "
+                "the lag-1 rank autocorrelation's upper bound; at least 1.96 IQR / sqrt(k_eff)) is within +-%g%%, at least "
+                "%lld and at most %lld samples, ",
+                100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples));
+  return buf + cap_text(r) + "; real_time = median of the samples";
+}
+
+std::string summarize_rule(const StopRule& r) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "until the median is known to +-%g%% (95%%), %lld to %lld samples, ", 100 * r.target,
+                static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples));
+  return buf + cap_text(r);
 }
 
 }  // namespace rb::bench

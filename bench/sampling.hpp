@@ -35,6 +35,7 @@
 // tests/bench/test_sampling.cpp measures the coverage of the reported interval on simulated
 // streams (normal, lognormal, outliers, AR(1)) under the default rule.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace rb::bench {
@@ -144,5 +145,10 @@ class Sampler {
 
 // The q-quantile (0..1) of `v`, linear between order statistics (v is sorted in place).
 double quantile(std::vector<double>& v, double q);
+
+// The rule with these bounds, in one sentence (the JSON context's "sampling"), and in a few words
+// (the console's preamble). The one description of the rule is this header and docs/methodology.md.
+std::string describe_rule(const StopRule& rule);
+std::string summarize_rule(const StopRule& rule);
 
 }  // namespace rb::bench

@@ -119,7 +119,9 @@ TEST(Synthetic, IntegersAlternateParityAndNeverCancelInPairs) {
     ASSERT_NE(v, 0);
     ASSERT_LE(v < 0 ? -v : v, 8);
     ASSERT_EQ((v < 0 ? -v : v) % 2, i % 2 == 0 ? 1 : 0) << i;
-    if (k > 0) ASSERT_NE(x[k] + x[k - 1], 0.0f) << i;  // a dropped pair never cancels
+    if (k > 0) {
+      ASSERT_NE(x[k] + x[k - 1], 0.0f) << i;  // a dropped pair never cancels
+    }
     negative += v < 0;
   }
   EXPECT_NEAR(negative, 50'000, 1'000);
