@@ -423,8 +423,9 @@ class GoogleCpp(Case):
 
 
 class RealSweep(Case):
-    """The committed H200 sweep: 1347 rows, one repetition each, time_unit us, no error rows;
-    ref/launch (58 rows) has no bytes_per_second; 31 rows have precision Infinity."""
+    """The committed H200 sweep (results/h200/checks/every_call/readme.json.gz): 1173 rows, one
+    repetition each, time_unit ns, no error rows; ref/launch (58 rows) has no bytes_per_second;
+    38 rows have no precision (no interval), none a non-finite number."""
 
     def setUp(self):
         super().setUp()
@@ -438,46 +439,46 @@ class RealSweep(Case):
 
     def test_counts_of_the_input(self):
         # What the other tests rely on, read straight from the file.
-        self.assertEqual(len(self.rows), 1347)
-        self.assertEqual({r["time_unit"] for r in self.rows}, {"us"})
+        self.assertEqual(len(self.rows), 1173)
+        self.assertEqual({r["time_unit"] for r in self.rows}, {"ns"})
         self.assertEqual({r["run_type"] for r in self.rows}, {"iteration"})
         self.assertFalse([r for r in self.rows if r.get("error_occurred") or r.get("skipped")])
-        self.assertEqual(sum(1 for r in self.rows if "bytes_per_second" in r), 1289)
-        self.assertEqual(sum(1 for r in self.rows if not math.isfinite(r.get("precision", 0))), 31)
+        self.assertEqual(sum(1 for r in self.rows if "bytes_per_second" in r), 1115)
+        self.assertEqual(sum(1 for r in self.rows if "precision" not in r), 38)
+        self.assertFalse([r for r in self.rows if not all(math.isfinite(v) for v in r.values() if isinstance(v, float))])
 
     def test_bmf(self):
         doc, err = self.bmf(self.path)
-        self.assertEqual(len(doc), 1347)
+        self.assertEqual(len(doc), 1173)
         self.assertEqual(set(doc), {r["name"][: -len("/manual_time")] for r in self.rows})
-        self.assertEqual(sum(1 for e in doc.values() if "bandwidth" in e), 1289)
-        self.assertEqual(sum(1 for e in doc.values() if "lower_value" in e["latency"]), 1347)
+        self.assertEqual(sum(1 for e in doc.values() if "bandwidth" in e), 1115)
+        self.assertEqual(sum(1 for e in doc.values() if "lower_value" in e["latency"]), 1173)
         for r in self.rows:
             e = doc[r["name"][: -len("/manual_time")]]
-            self.assertClose(e["latency"]["value"], r["real_time"] * 1e3, r["name"])
+            self.assertClose(e["latency"]["value"], r["real_time"], r["name"])  # already ns
             self.assertClose(e["latency"]["lower_value"], r["p10_us"] * 1e3, r["name"])
             self.assertClose(e["latency"]["upper_value"], r["p90_us"] * 1e3, r["name"])
             if "bytes_per_second" in r:
                 self.assertClose(e["bandwidth"]["value"], r["bytes_per_second"] / 1e9, r["name"])
-                self.assertClose(e["bandwidth"]["value"], 4 * r["n"] / (r["real_time"] * 1e-6) / 1e9, r["name"])
-        self.assertClose(doc["cpu/accumulate_f32/1024/hot"]["latency"]["value"], 769.0)
-        self.assertIn("1347 benchmarks (1289 with bandwidth)", err)
+                self.assertClose(e["bandwidth"]["value"], 4 * r["n"] / (r["real_time"] * 1e-9) / 1e9, r["name"])
+        self.assertClose(doc["cpu/accumulate_f32/1024/hot"]["latency"]["value"], 817.0)
+        self.assertIn("1173 benchmarks (1115 with bandwidth)", err)
         self.assertNotIn("excluded", err)
 
     def test_googlecpp(self):
-        # As committed, the action's JSON.parse fails on the Infinity tokens; the strict copy parses.
-        out, err = self.googlecpp(self.path, expect=1)
-        self.assertIn("Infinity x31", err)
+        # Standard JSON as committed (no Infinity since precision is left out without an interval):
+        # the action's JSON.parse reads it, and strict changes nothing.
+        series, err = self.googlecpp(self.path)
+        self.assertEqual(len(series), 1173)
+        self.assertEqual([s["name"] for s in series], [r["name"] for r in self.rows])
+        self.assertEqual([s["value"] for s in series], [r["real_time"] for r in self.rows])
+        self.assertEqual({s["unit"] for s in series}, {"ns/iter"})
+        self.assertTrue(series[0]["extra"].startswith("iterations: 1\ncpu: "), series[0]["extra"])
+        self.assertNotIn("warning", err)
         clean = os.path.join(self.dir, "clean.json")
         code, _, err = run("strict", self.path, "--drop-errors", "-o", clean)
         self.assertEqual(code, 0, err)
-        self.assertIn("31 non-finite number(s) written as null (precision x31); 1347 row(s) kept", err)
-        series, err = self.googlecpp(clean)
-        self.assertEqual(len(series), 1347)
-        self.assertEqual([s["name"] for s in series], [r["name"] for r in self.rows])
-        self.assertEqual([s["value"] for s in series], [r["real_time"] for r in self.rows])
-        self.assertEqual({s["unit"] for s in series}, {"us/iter"})
-        self.assertEqual(series[0]["extra"], "iterations: 1\ncpu: 886.3740000002451 us\nthreads: 1")
-        self.assertNotIn("warning", err)
+        self.assertIn("1173 row(s) kept", err)
 
 
 if __name__ == "__main__":
