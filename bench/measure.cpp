@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -14,10 +13,12 @@
 namespace rb::bench {
 namespace {
 
+// One per process: the file named by the first benchmark's --samples_csv (every benchmark has the
+// same), opened for appending.
 class SampleLog {
  public:
-  static SampleLog& get() {
-    static SampleLog log;
+  static SampleLog& get(const std::string& path) {
+    static SampleLog log(path);
     return log;
   }
   bool on() const { return out_.is_open(); }
@@ -31,11 +32,10 @@ class SampleLog {
   }
 
  private:
-  SampleLog() {
-    const char* path = std::getenv("RB_SAMPLES");
-    if (!path) return;
+  explicit SampleLog(const std::string& path) {
+    if (path.empty()) return;
     out_.open(path, std::ios::app);
-    if (!out_) std::cerr << "reduce_bench: RB_SAMPLES: cannot write " << path << "; no samples recorded\n";
+    if (!out_) std::cerr << "reduce_bench: --samples_csv: cannot write " << path << "; no samples recorded\n";
   }
   std::ofstream out_;
   std::map<std::string, int> runs_;
@@ -44,14 +44,14 @@ class SampleLog {
 }  // namespace
 
 Sampling sampling_for(const Options& options, const Case& c) {
-  return {options.rule, options.user_min_time || c.min_time > 0, c.name()};
+  return {options.rule, options.user_min_time || c.min_time > 0, c.name(), options.samples_csv};
 }
 
 Timing measure(benchmark::State& state, const Sampling& how, const std::function<double()>& sample,
                const Agree& agree) {
   Sampler all(how.rule);
   Timing t;
-  SampleLog& log = SampleLog::get();
+  SampleLog& log = SampleLog::get(how.samples_csv);
   std::vector<double> logged, at;
   const auto t0 = std::chrono::steady_clock::now();
   const auto since = [](std::chrono::steady_clock::time_point from) {

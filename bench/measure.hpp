@@ -32,7 +32,8 @@ using Agree = std::function<void(double& sample_seconds, double& wall_seconds)>;
 struct Sampling {
   StopRule rule;
   bool gb_rule = false;  // --benchmark_min_time given, or a --compare_min_time twin
-  std::string name;      // the case's, for RB_SAMPLES
+  std::string name;      // the case's, for --samples_csv
+  std::string samples_csv;  // --samples_csv: empty, none recorded
 };
 Sampling sampling_for(const Options& options, const Case& c);
 
@@ -41,7 +42,7 @@ Sampling sampling_for(const Options& options, const Case& c);
 // rule's precision is about (one 10x outlier in 100 samples would move a mean by 9%); with it each
 // iteration is one sample, and real_time is Google Benchmark's mean over the iterations.
 //
-// RB_SAMPLES=FILE (a diagnostic) appends every sample as "name,run,index,ns,at_ns": at_ns is when
+// --samples_csv=FILE (a diagnostic) appends every sample as "name,run,index,ns,at_ns": at_ns is when
 // it ended, from the start of its run, and `run` counts the runs of that name in this process
 // (Google Benchmark's probes, then repetitions), so a mode that flips between runs or a slow
 // start can be looked at.

@@ -76,6 +76,16 @@ std::int64_t parse_count(const std::string& flag, const std::string& text) {
   return v;
 }
 
+// A count from 0 up to `max`: the diagnostics' values, where 0 switches a step off.
+std::int64_t parse_amount(const std::string& flag, const std::string& text, std::int64_t max) {
+  std::int64_t v = -1;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || ptr != text.data() + text.size() || v < 0 || v > max) {
+    throw UsageError("invalid " + flag + " '" + text + "': expected an integer from 0 to " + std::to_string(max));
+  }
+  return v;
+}
+
 constexpr double kMaxSeconds = 3600;
 
 // Seconds: "0.25", "0.25s" or "250ms", at most kMaxSeconds.
@@ -195,6 +205,23 @@ const std::vector<Flag>& flags() {
        },
        "how ranks launched by srun or torchrun without MPI find rank 0:\n"
        "file:PATH (shared filesystem) or tcp:HOST:PORT (docs/multi-gpu.md)"},
+      {"--collective_timeout", "T", false,
+       [](Options& o, const std::string& v) { o.collective_timeout = parse_seconds("--collective_timeout", v); },
+       "rows over several GPUs: how long a rank waits for its peers before it\n"
+       "stops with a message (default 300s)"},
+      {"--spin_us", "US", false,
+       [](Options& o, const std::string& v) { o.spin_us = static_cast<double>(parse_amount("--spin_us", v, 100'000)); },
+       "diagnostic: the GPU spin kernel's head start before each start event,\n"
+       "hot and cold (default 60 hot, 20 cold: docs/methodology.md)"},
+      {"--flush_passes", "N", false,
+       [](Options& o, const std::string& v) { o.flush_passes = static_cast<int>(parse_amount("--flush_passes", v, 16)); },
+       "diagnostic: reads of the 2x-L2 buffer before each cold sample (default 2)"},
+      {"--page_touch_mib", "MIB", false,
+       [](Options& o, const std::string& v) { o.page_touch_mib = parse_amount("--page_touch_mib", v, 1 << 20); },
+       "diagnostic: the cold sample's page touch spans this much device memory\n"
+       "(default 8192; 0 switches it off)"},
+      {"--samples_csv", "FILE", false, [](Options& o, const std::string& v) { o.samples_csv = v; },
+       "diagnostic: append every sample as name,run,index,ns,at_ns to FILE"},
       {"--list_backends", "", false, [](Options& o, const std::string&) { o.list_backends = true; },
        "list every backend, and why any is unavailable here, then exit"},
       {"--help", "", false, [](Options& o, const std::string&) { o.help = true; },

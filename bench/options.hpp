@@ -33,6 +33,13 @@ struct Options {
   int gpus = 1;                     // --gpus: GPUs per process of the collective rows; 0 = all visible
   bool gpus_given = false;          // --gpus given: the collective rows run in a single process
   std::string rendezvous;           // --rendezvous: file:PATH or tcp:HOST:PORT (bench/nccl/rendezvous.hpp)
+  // Diagnostics (docs/methodology.md): how a GPU sample is prepared, and a record of every sample.
+  // A negative value keeps the measured default of the code that reads it.
+  double spin_us = -1;              // --spin_us: the spin kernel's head start before each start event
+  int flush_passes = -1;            // --flush_passes: reads of the 2x-L2 buffer per cold sample
+  std::int64_t page_touch_mib = -1; // --page_touch_mib: the cold page touch's span; 0 switches it off
+  std::string samples_csv;          // --samples_csv: append every sample to this file
+  double collective_timeout = 300;  // --collective_timeout: seconds a rank waits for its peers
 };
 
 // A bad flag or value. main prints what() and exits with kExitUsage.

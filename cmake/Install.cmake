@@ -16,6 +16,12 @@ include(CMakePackageConfigHelpers)
 set(RB_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/reduce_bench)
 
 install(TARGETS reduce_bench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The Triton rows compile these at run time: the installed binary finds them beside itself
+# (kernels/triton/runtime.cpp), not in the source tree.
+if(RB_HAVE_TRITON)
+  install(FILES ${PROJECT_SOURCE_DIR}/kernels/triton/sum.py ${PROJECT_SOURCE_DIR}/kernels/triton/compile.py
+          DESTINATION ${CMAKE_INSTALL_DATADIR}/reduce_bench/triton)
+endif()
 
 # The Google Benchmark built here is installed with the package (third_party/benchmark.cmake), so a
 # user's build finds the same release through find_dependency.

@@ -217,12 +217,13 @@ void add_gpu_context() {
   add("gpu_mem_clock_mhz_start", std::to_string(clocks.mem_mhz));
   add("cuda_driver", version(d.driver_version));
   add("cuda_runtime", version(d.runtime_version));
-  add("l2_flush", gpu::describe_cold_flush(d.l2_bytes));
+  const Options& options = rt.session->options();
+  add("l2_flush", gpu::describe_cold_flush(d.l2_bytes, gpu::cold_flush_plan(options)));
   add("gpu_ceilings", describe_gpu_ceilings(d.peak_bytes_per_s, static_cast<double>(d.l2_bytes),
                                             d.sm_count * kSmLoadBytesPerClock * d.sm_clock_khz * 1e3));
   const auto us = [](std::uint64_t ns) { return std::to_string(ns / 1000) + "-" + std::to_string((ns + gpu::kSpinDitherNs) / 1000); };
-  add("launch_latency_hiding", "a clock64 spin kernel queued before the start event: " + us(gpu::spin_ns()) +
-                                   " us hot, " + us(gpu::spin_ns(true)) + " us cold (behind the flush)");
+  add("launch_latency_hiding", "a clock64 spin kernel queued before the start event: " + us(gpu::spin_ns(options)) +
+                                   " us hot, " + us(gpu::spin_ns(options, true)) + " us cold (behind the flush)");
 }
 
 void release_gpu() {

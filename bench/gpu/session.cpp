@@ -7,9 +7,9 @@
 
 namespace rb::bench::gpu {
 
-std::uint64_t spin_ns(bool after_flush) {
-  const char* us = std::getenv("RB_SPIN_US");
-  return us ? std::strtoull(us, nullptr, 10) * 1000 : after_flush ? kSpinAfterFlushNs : kSpinNs;
+std::uint64_t spin_ns(const Options& options, bool after_flush) {
+  if (options.spin_us >= 0) return static_cast<std::uint64_t>(options.spin_us * 1000);
+  return after_flush ? kSpinAfterFlushNs : kSpinNs;
 }
 
 namespace {
@@ -27,7 +27,9 @@ GpuSession::GpuSession(Session& session, DeviceInfo info)
     : session_(session),
       info_(std::move(info)),
       stream_(make_stream(info_.ordinal)),
-      cold_(info_.sm_count, info_.l2_bytes, stream_, true) {
+      cold_(info_.sm_count, info_.l2_bytes, stream_, true, cold_flush_plan(session.options())),
+      spin_ns_(gpu::spin_ns(session.options())),
+      spin_after_flush_ns_(gpu::spin_ns(session.options(), true)) {
   RB_CUDA_CHECK(cudaEventCreate(&start_));
   RB_CUDA_CHECK(cudaEventCreate(&stop_));
   slot_ = DeviceBuffer(ResultSlot::kBytes);

@@ -22,13 +22,13 @@ namespace rb::bench::gpu {
 // passes"). A cold sample queues the flush (tens of µs) in
 // front of its spin, which covers the host too: kSpinAfterFlushNs. Each spin adds a dither that
 // walks through [0, kSpinDitherNs) so start events sample every phase of the event clock's tick.
-// RB_SPIN_US in the environment overrides both (a diagnostic: does a longer head start change a
-// backend's time? then launch latency was leaking into it).
+// --spin_us overrides both (a diagnostic: does a longer head start change a backend's time? then
+// launch latency was leaking into it).
 inline constexpr std::uint64_t kSpinNs = 60'000;
 inline constexpr std::uint64_t kSpinAfterFlushNs = 20'000;
 inline constexpr std::uint64_t kSpinDitherNs = 2'000;
-// kSpinNs (kSpinAfterFlushNs behind a flush), or RB_SPIN_US from the environment.
-std::uint64_t spin_ns(bool after_flush = false);
+// kSpinNs (kSpinAfterFlushNs behind a flush), or --spin_us.
+std::uint64_t spin_ns(const Options& options, bool after_flush = false);
 
 class GpuSession {
  public:
@@ -75,7 +75,7 @@ class GpuSession {
   std::int64_t capacity_ = -1;  // -1: not planned yet
   std::int64_t dirty_ = 0;      // x[0, dirty_) holds the exact check's data, not the input
   std::uint64_t spins_ = 0;
-  std::uint64_t spin_ns_ = gpu::spin_ns(), spin_after_flush_ns_ = gpu::spin_ns(true);
+  std::uint64_t spin_ns_, spin_after_flush_ns_;
   std::string limit_;           // why sizes above capacity_ cannot run
 };
 

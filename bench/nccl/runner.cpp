@@ -33,7 +33,7 @@ std::unique_ptr<Team>& team_slot() {
 
 Team& team_for(const Options& o) {
   auto& t = team_slot();
-  if (!t) t = std::make_unique<Team>(o.gpus, launch(), o.rendezvous);
+  if (!t) t = std::make_unique<Team>(o, launch());
   return *t;
 }
 
@@ -184,7 +184,7 @@ struct Row {
     do {
       if (cold) team.enqueue_flush(m);
       RB_CUDA_CHECK(cudaMemsetAsync(m.partial.get(), 0xFF, m.partial.bytes(), m.stream));
-      team.enqueue_spin(m, gpu::spin_ns());
+      team.enqueue_spin(m, gpu::spin_ns(o));
       RB_CUDA_CHECK(cudaEventRecord(m.start, m.stream));
       local.enqueue(m.stream);
       RB_CUDA_CHECK(cudaEventRecord(m.stop, m.stream));
@@ -212,7 +212,7 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
 
     Row row{team, o, combine};
     row.cold = c.mode == Mode::cold;
-    row.spin_ns = gpu::spin_ns() + kSpinPerGpuNs * team.members().size();
+    row.spin_ns = gpu::spin_ns(o) + kSpinPerGpuNs * team.members().size();
     Locals locals;
     Structure structure;
     bool ok = true;

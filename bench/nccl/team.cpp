@@ -78,8 +78,9 @@ double seconds_between(cudaEvent_t a, cudaEvent_t b) {
   return ms * 1e-3;
 }
 
-Team::Team(int gpus, const Launch& launch, const std::string& rendezvous_flag) {
-  if (const char* t = std::getenv("RB_NCCL_TIMEOUT")) timeout_s_ = std::max(1.0, std::atof(t));
+Team::Team(const Options& options, const Launch& launch) : timeout_s_(options.collective_timeout) {
+  const int gpus = options.gpus;
+  const std::string& rendezvous_flag = options.rendezvous;
   int visible = 0;
   RB_CUDA_CHECK(cudaGetDeviceCount(&visible));
   const int local = gpus == 0 ? visible : gpus;
@@ -117,7 +118,7 @@ Team::Team(int gpus, const Launch& launch, const std::string& rendezvous_flag) {
     RB_CUDA_CHECK(cudaEventCreate(&m.start));
     RB_CUDA_CHECK(cudaEventCreate(&m.mid));
     RB_CUDA_CHECK(cudaEventCreate(&m.stop));
-    m.cold.emplace(m.sm_count, m.l2_bytes, m.stream, false);
+    m.cold.emplace(m.sm_count, m.l2_bytes, m.stream, false, gpu::cold_flush_plan(options));
     m.partial = gpu::DeviceBuffer(16);
     m.result = gpu::DeviceBuffer(16);
     m.token = gpu::DeviceBuffer(sizeof(float));
@@ -178,7 +179,7 @@ void Team::wait_until(const Member& m, const std::function<cudaError_t()>& query
     }
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s_) {
       fail(std::string("no progress on GPU ") + std::to_string(m.device) + " after " + std::to_string(timeout_s_) +
-           " s waiting for " + what + " (a rank that stopped or took another path; RB_NCCL_TIMEOUT)");
+           " s waiting for " + what + " (a rank that stopped or took another path; --collective_timeout)");
     }
   }
 }

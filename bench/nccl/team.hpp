@@ -6,7 +6,7 @@
 // unique id from rank 0 (MPI when built with it, else the rendezvous: bench/nccl/rendezvous.hpp).
 //
 // Every host-side wait polls instead of blocking, checking the communicators' asynchronous errors
-// and a deadline (RB_NCCL_TIMEOUT seconds, default 300): a peer that died or a collective that
+// and a deadline (--collective_timeout, default 300 s): a peer that died or a collective that
 // lost its partner ends this process with an error instead of a hang.
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -50,8 +50,9 @@ struct Member {
 
 class Team {
  public:
-  // `gpus`: GPUs of this process (0: all visible). Throws when there are fewer.
-  Team(int gpus, const Launch& launch, const std::string& rendezvous_flag);
+  // options.gpus: GPUs of this process (0: all visible; throws when there are fewer);
+  // options.rendezvous, options.collective_timeout, and the cold flush's diagnostics.
+  Team(const Options& options, const Launch& launch);
   ~Team();
   Team(const Team&) = delete;
   Team& operator=(const Team&) = delete;

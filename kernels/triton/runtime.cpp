@@ -2,7 +2,7 @@
 
 #include <pybind11/embed.h>
 
-#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -14,8 +14,19 @@ namespace py = pybind11;
 namespace rb::triton {
 namespace {
 
-std::string kernel_dir() {
-  if (const char* env = std::getenv("RB_TRITON_KERNEL_DIR")) return env;
+std::string& chosen_dir() {
+  static std::string dir;
+  return dir;
+}
+
+// The installed copy beside the executable (cmake/Install.cmake), else the source tree's.
+std::string default_dir() {
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const auto installed = exe.parent_path().parent_path() / "share" / "reduce_bench" / "triton";
+    if (std::filesystem::exists(installed / "sum.py", ec)) return installed.string();
+  }
   return RB_TRITON_KERNEL_DIR;  // kernels/triton in the source tree, set by CMake
 }
 
@@ -44,6 +55,13 @@ void ensure_interpreter() {
 std::string describe(const py::error_already_set& e) { return e.what(); }
 
 }  // namespace
+
+void set_kernel_dir(const std::string& dir) { chosen_dir() = dir; }
+
+std::string kernel_dir() {
+  if (chosen_dir().empty()) chosen_dir() = default_dir();
+  return chosen_dir();
+}
 
 std::string unavailable_reason() {
   try {

@@ -37,6 +37,12 @@ struct Kernel {
 const Kernel& compile(const std::string& kernel, const std::map<std::string, int>& constexprs, int num_warps,
                       bool aligned);
 
+// Where sum.py and compile.py are read from, before the first compile(): by default
+// <executable>/../share/reduce_bench/triton when the installed copy is there, else kernels/triton
+// in the source tree. Tests point it elsewhere.
+void set_kernel_dir(const std::string& dir);
+std::string kernel_dir();
+
 // Launches with `args` (pointers to the argument values, in SIGNATURES order) plus Triton's two
 // trailing scratch pointers, passed as null. Checked.
 void launch(const Kernel& k, unsigned grid, std::vector<void*> args, cudaStream_t stream);

@@ -3,7 +3,7 @@
 
 usage: interrupt_run.py REDUCE_BENCH INT|TERM [--twice]
 
-Six CPU rows of about a second each. Once the first has finished sampling (RB_SAMPLES shows its
+Six CPU rows of about a second each. Once the first has finished sampling (--samples_csv shows its
 samples), and a third of a row later, the signal: the run must end within a fraction of what the
 rows left would take, exit 5,
 name the rows not run on its closing line, and leave a --benchmark_out JSON that parses, with the
@@ -33,8 +33,8 @@ def main():
         # Samples the precision can never stop: each row samples for --max_time, then stops.
         args = [prog, "--sizes=" + sizes, "--benchmark_filter=cpu/accumulate_f64/", "--min_samples=100000000",
                 "--max_samples=100000000", "--max_time={}s".format(ROW_SECONDS), "--timeout={}s".format(ROW_SECONDS),
-                "--benchmark_out=" + out, "--benchmark_out_format=json"]
-        env = dict(os.environ, RB_SAMPLES=samples)
+                "--benchmark_out=" + out, "--benchmark_out_format=json", "--samples_csv=" + samples]
+        env = dict(os.environ)
         for k in ("RANK", "WORLD_SIZE", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK"):
             env.pop(k, None)
         p = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -181,8 +181,28 @@ TEST(Options, EveryFlagInTheHelpIsParsed) {
       }
     }
   }
-  EXPECT_EQ(flags, 16);
+  EXPECT_EQ(flags, 21);
   EXPECT_TRUE(Argv({"-h"}).parse().help);
+}
+
+// The diagnostics are flags like any other: parsed, bounded, and absent means the measured default.
+TEST(Options, DiagnosticFlags) {
+  const Options none = Argv({}).parse();
+  EXPECT_LT(none.spin_us, 0);
+  EXPECT_LT(none.flush_passes, 0);
+  EXPECT_LT(none.page_touch_mib, 0);
+  EXPECT_TRUE(none.samples_csv.empty());
+  EXPECT_EQ(none.collective_timeout, 300);
+  const Options o = Argv({"--spin_us=200", "--flush_passes=3", "--page_touch_mib=0", "--samples_csv=s.csv",
+                          "--collective_timeout=40s"}).parse();
+  EXPECT_EQ(o.spin_us, 200);
+  EXPECT_EQ(o.flush_passes, 3);
+  EXPECT_EQ(o.page_touch_mib, 0);
+  EXPECT_EQ(o.samples_csv, "s.csv");
+  EXPECT_EQ(o.collective_timeout, 40);
+  for (const char* bad : {"--spin_us=x", "--spin_us=-1", "--flush_passes=17", "--page_touch_mib=1e3", "--collective_timeout=0"}) {
+    EXPECT_THROW(Argv({bad}).parse(), UsageError) << bad;
+  }
 }
 
 }  // namespace

@@ -188,7 +188,9 @@ class ColdFlushOnGpu : public ::testing::Test {
   void TearDown() override {
     if (stream_) (void)cudaStreamDestroy(stream_);
   }
-  ColdFlush make(bool touch_pages) const { return ColdFlush(props_.multiProcessorCount, props_.l2CacheSize, stream_, touch_pages); }
+  ColdFlush make(bool touch_pages, ColdFlushPlan plan = {}) const {
+    return ColdFlush(props_.multiProcessorCount, props_.l2CacheSize, stream_, touch_pages, plan);
+  }
   // enqueue() and wait for it.
   void flush(ColdFlush& f) const {
     f.enqueue(stream_);
@@ -241,11 +243,11 @@ TEST_F(ColdFlushOnGpu, NoPagesWhenNotAskedOrSwitchedOff) {
   ColdFlush read_only = make(false);
   flush(read_only);
   EXPECT_EQ(read_only.page_buffer_bytes(), 0u);
-  ::setenv("RB_PAGE_TOUCH_MIB", "0", 1);
-  ColdFlush off = make(true);
+  Options no_pages;
+  no_pages.page_touch_mib = 0;  // --page_touch_mib=0
+  ColdFlush off = make(true, cold_flush_plan(no_pages));
   flush(off);
-  const std::string said = describe_cold_flush(50 << 20);
-  ::unsetenv("RB_PAGE_TOUCH_MIB");
+  const std::string said = describe_cold_flush(50 << 20, cold_flush_plan(no_pages));
   EXPECT_EQ(off.page_buffer_bytes(), 0u);
   EXPECT_EQ(said.find("pages"), std::string::npos) << said;
 }

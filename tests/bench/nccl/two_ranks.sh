@@ -20,9 +20,9 @@ fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 args=(--benchmark_filter='^nccl/onepass/[0-9]' --sizes=4097,1000003,4194305 --dist=uniform
-      --precision=0.0001% --min_samples=6 --max_time=0.05 --rendezvous="file:$dir/id")
+      --precision=0.0001% --min_samples=6 --max_time=0.05 --collective_timeout=40 --rendezvous="file:$dir/id")
 for r in 0 1; do
-  RANK=$r WORLD_SIZE=2 LOCAL_RANK=$r RB_NCCL_TIMEOUT=40 RB_NCCL_TEST_NOISE_US=1:300 \
+  RANK=$r WORLD_SIZE=2 LOCAL_RANK=$r RB_NCCL_TEST_NOISE_US=1:300 \
     timeout 90 "${extra[@]}" "$prog" "${args[@]}" --benchmark_out="$dir/rank$r.json" \
     >"$dir/out$r" 2>"$dir/err$r" &
   pids[r]=$!

@@ -16,7 +16,7 @@ TEST(TritonMissing, ImportFailureIsUnavailableNotACrash) {
   const auto dir = std::filesystem::temp_directory_path() / ("rb_triton_stub_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "compile.py") << "import triton_is_not_installed_here\n";
-  ::setenv("RB_TRITON_KERNEL_DIR", dir.c_str(), 1);
+  rb::triton::set_kernel_dir(dir.string());
   try {
     rb::triton::compile("onepass_kernel", {{"BLOCK", 4096}, {"MAX_PROGS", 4096}}, 8, true);
     ADD_FAILURE() << "compile() succeeded with a stub that cannot import";
