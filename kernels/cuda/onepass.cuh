@@ -7,7 +7,8 @@
 // the finisher, waits for the slots, adds them and its own partial in a fixed order, and writes
 // the sum (slots.cuh: no fence, no atomic read-modify-write, no memset launch, no floating-point
 // atomics). How the finisher collects is the completion: FinishEarly (finish_early.cuh) or
-// FinishBlock (finish_block.cuh), by n (OnepassBySize).
+// FinishBlock (finish_block.cuh), by n (OnepassTuned). Shapes, thresholds and completions come
+// from the device's tuning entry (tuning.cuh: sm_90 or generic), picked at launch (OnepassBySize).
 //
 // Terms:
 //   row       one float4 per thread of a block: what one load instruction of the block reads
@@ -20,9 +21,9 @@
 //   finisher  the grid's last block: adds the other blocks' partials to its own
 //   batch     the slots a finisher thread loads at once before waiting: one L2 round trip
 //
-// Deterministic: the grid depends only on n (and the device), each block's chunk only on the
-// input pointer, n and the grid, and the partials are added in an order fixed by the grid, so the
-// same call gives the same bits every time.
+// Deterministic: the grid depends only on n (and the device and its tuning entry), each block's
+// chunk only on the input pointer, n and the grid, and the partials are added in an order fixed by
+// the grid, so the same call gives the same bits every time.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -39,6 +40,7 @@
 #include "kernels/cuda/slots.cuh"
 #include "kernels/cuda/sum.hpp"
 #include "kernels/cuda/tuning.cuh"
+#include "kernels/cuda/tuning_entry.hpp"
 
 namespace rb::cuda {
 namespace detail {
@@ -137,27 +139,28 @@ struct Onepass {
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
-// The shipped onepass, a path per range of n (tuning.cuh has the figures behind each):
-//   n <= OnepassTinyShape's tile        one lean block (SingleBlock)
-//   n <= OnepassSmallShape's tile       one lean block of the Small shape
-//   n <  kOnepassLargeMinN              a grid of OnepassMidShape blocks, FinishEarly
-//   n <  kOnepassBlockCollectMinN       a grid of OnepassLargeShape blocks, FinishEarly
-//   otherwise                           the same grid, FinishBlock
+// One tuning entry's onepass (tuning.cuh: OnepassSm90Tuning, OnepassGenericTuning), a path per
+// range of n (tuning.cuh has the figures behind sm_90's):
+//   n <= TinyShape's tile              one lean block (SingleBlock)
+//   n <= SmallShape's tile             one lean block of the Small shape
+//   n <  Tuning::large_min_n           a grid of MidShape blocks, FinishEarly
+//   n <  Tuning::block_collect_min_n   a grid of LargeShape blocks, FinishEarly
+//   otherwise                          the same grid, FinishBlock
 // Every path leaves its scratch zeroed, so a caller may alternate n freely on one buffer.
-template <class Acc>
-struct OnepassBySize {
-  using Tiny = SingleBlock<Acc, OnepassTinyShape>;
-  using Small = SingleBlock<Acc, OnepassSmallShape>;
-  using Mid = Onepass<Acc, OnepassMidShape, FinishEarly>;
-  using Large = Onepass<Acc, OnepassLargeShape, FinishEarly>;
-  using Huge = Onepass<Acc, OnepassLargeShape, FinishBlock>;
+template <class Acc, class Tuning>
+struct OnepassTuned {
+  using Tiny = SingleBlock<Acc, typename Tuning::TinyShape>;
+  using Small = SingleBlock<Acc, typename Tuning::SmallShape>;
+  using Mid = Onepass<Acc, typename Tuning::MidShape, FinishEarly>;
+  using Large = Onepass<Acc, typename Tuning::LargeShape, FinishEarly>;
+  using Huge = Onepass<Acc, typename Tuning::LargeShape, FinishBlock>;
 
   enum class Path { tiny, small, mid, large, huge };
   static Path path(std::int64_t n) {
     if (n <= Tiny::kMaxN) return Path::tiny;
     if (n <= Small::kMaxN) return Path::small;
-    if (n < kOnepassLargeMinN) return Path::mid;
-    return n < kOnepassBlockCollectMinN ? Path::large : Path::huge;
+    if (n < Tuning::large_min_n) return Path::mid;
+    return n < Tuning::block_collect_min_n ? Path::large : Path::huge;
   }
 
   // Calls f with the Onepass<Acc, ...> that serves n.
@@ -183,6 +186,56 @@ struct OnepassBySize {
     return dispatch(n, [n](auto k) { return decltype(k)::geometry(n); });
   }
   static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+};
+
+// The entry TuningEntry::automatic stands for on the current device (cached per device).
+inline TuningEntry resolve_tuning(TuningEntry entry) {
+  if (entry != TuningEntry::automatic) return entry;
+  const int cc = compute_capability();
+  return tuning_entry_for(cc / 100, cc % 100);
+}
+
+// The shipped onepass: the tuning entry of the current device (tuning_entry_for), or the one a
+// caller forces (tests, diagnostics). The entry is resolved per call from a per-device cache; a
+// caller passing an entry must pass the same one to scratch_bytes, sum and geometry.
+template <class Acc>
+struct OnepassBySize {
+  using Sm90 = OnepassTuned<Acc, OnepassSm90Tuning>;
+  using Generic = OnepassTuned<Acc, OnepassGenericTuning>;
+
+  // Calls f with the OnepassTuned<Acc, ...> of the entry.
+  template <class F>
+  static decltype(auto) with_entry(TuningEntry entry, F&& f) {
+    if (resolve_tuning(entry) == TuningEntry::sm90) return f(Sm90{});
+    return f(Generic{});
+  }
+
+  static std::size_t scratch_bytes(std::int64_t n, TuningEntry entry = TuningEntry::automatic) {
+    return with_entry(entry, [n](auto t) { return decltype(t)::scratch_bytes(n); });
+  }
+  // The same for every entry: zero the slots.
+  static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) { Sm90::prepare(scratch, bytes, stream); }
+  static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream,
+                  TuningEntry entry = TuningEntry::automatic) {
+    with_entry(entry, [&](auto t) { decltype(t)::sum(in, n, scratch, out, stream); });
+  }
+  static Geometry geometry(std::int64_t n, TuningEntry entry = TuningEntry::automatic) {
+    return with_entry(entry, [n](auto t) { return decltype(t)::geometry(n); });
+  }
+
+  // As sum.hpp's Variant: automatic, or one entry forced (no per-call resolution then).
+  static constexpr Variant<Acc> variant(TuningEntry entry = TuningEntry::automatic) {
+    switch (entry) {
+      case TuningEntry::sm90: return Sm90::variant();
+      case TuningEntry::generic: return Generic::variant();
+      default:
+        return {[](std::int64_t n) { return scratch_bytes(n); }, &prepare,
+                [](const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
+                  sum(in, n, scratch, out, stream);
+                },
+                [](std::int64_t n) { return geometry(n); }};
+    }
+  }
 };
 
 }  // namespace rb::cuda

@@ -17,4 +17,6 @@ namespace rb::cuda {
 
 const Variant<double> onepass_f64 = OnepassBySize<double>::variant();
 
+Variant<double> onepass_f64_with(TuningEntry entry) { return OnepassBySize<double>::variant(entry); }
+
 }  // namespace rb::cuda

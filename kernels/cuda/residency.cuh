@@ -1,6 +1,7 @@
 #pragma once
 // Device facts the launchers size their grids from: SM count and resident blocks per SM of a
-// kernel. Queried with checked calls once per device and cached, the way CUB caches device
+// kernel, and the compute capability cuda/onepass picks its tuning entry by (tuning.cuh).
+// Queried with checked calls once per device and cached, the way CUB caches device
 // attributes. The first query for a device must happen outside any timed region (the variants'
 // scratch_bytes() makes it): cudaOccupancy* can load the kernel's module, which may synchronize.
 // Afterwards a launch reads the cache, plus a cudaGetDevice, which never synchronizes.
@@ -22,6 +23,12 @@ class PerDevice {
   int get(Query&& query) {
     int device = 0;
     RB_CUDA_CHECK(cudaGetDevice(&device));
+    return get(device, query);
+  }
+
+  // The same for a given device ordinal rather than the current one.
+  template <class Query>
+  int get(int device, Query&& query) {
     if (device < 0 || device >= kMaxDevices) return query(device);
     int v = slots_[device].load(std::memory_order_relaxed);
     if (v == 0) {
@@ -45,6 +52,25 @@ inline int sm_count() {
     RB_CUDA_CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, device));
     return v;
   });
+}
+
+// The compute capability of a device as 100 x major + minor (900 on the H200), queried once per
+// device: decode with / 100 and % 100.
+inline int compute_capability(int device) {
+  static detail::PerDevice cache;
+  return cache.get(device, [](int d) {
+    int major = 0, minor = 0;
+    RB_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d));
+    RB_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, d));
+    return 100 * major + minor;
+  });
+}
+
+// ... of the current device (a cudaGetDevice and the cache after the first query).
+inline int compute_capability() {
+  int device = 0;
+  RB_CUDA_CHECK(cudaGetDevice(&device));
+  return compute_capability(device);
 }
 
 // Blocks of Kernel (Threads threads, no dynamic shared memory) that fit on one SM at once.

@@ -18,6 +18,8 @@
 #include <span>
 #include <string_view>
 
+#include "kernels/cuda/tuning_entry.hpp"
+
 namespace rb::cuda {
 
 // What a variant launches for n; tests aim their sizes at its boundaries.
@@ -43,6 +45,18 @@ extern const Variant<float> vec4_ilp4;     // vec4_ilp4.cu
 extern const Variant<float> vec4_auto;     // vec4_auto.cu (cuda/auto)
 extern const Variant<float> onepass;       // onepass.cu
 extern const Variant<double> onepass_f64;  // onepass_f64.cu
+
+// onepass and onepass_f64 with a tuning entry forced (tests, diagnostics): the sm_90 or the
+// generic shapes on whatever device is current. TuningEntry::automatic gives onepass itself,
+// which picks the entry of the current device at every call (tuning.cuh).
+Variant<float> onepass_with(TuningEntry entry);         // onepass.cu
+Variant<double> onepass_f64_with(TuningEntry entry);    // onepass_f64.cu
+
+// The entry onepass and onepass_f64 use on a device (a CUDA device ordinal), and its name for
+// reports: "sm_90 (H200-measured)" or "generic (no entry for sm_86)". Queried once per device;
+// the pointer stays valid for the life of the program. Throws rb::cuda::Error on a CUDA error.
+TuningEntry onepass_tuning(int device);                // onepass.cu
+const char* onepass_tuning_name(int device);           // onepass.cu
 
 // The same variants as one table, in the same order (variants.cpp): the benchmark registers
 // cuda/<name> for each entry and the kernel tests run every entry.

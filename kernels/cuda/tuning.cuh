@@ -2,7 +2,13 @@
 // Launch constants of the hand-written kernels, as data: each with the figure that chose it (cold,
 // median µs on the H200) and the committed result it comes from. Every sweep, round by round, is
 // in results/h200/tuning.md. Plain C++ (no device code): host code and tests read these too.
+//
+// cuda/onepass's shapes form two tables, keyed by architecture (end of this file): the H200's
+// measurements below are the sm_90 entry; every other SM gets the generic entry. The table is
+// picked at launch from the current device's compute capability (tuning_entry.hpp).
 #include <cstdint>
+
+#include "kernels/cuda/tuning_entry.hpp"
 
 namespace rb::cuda {
 
@@ -33,7 +39,7 @@ inline constexpr int kFinalPassThreads = 256;
 //   2^20 7.35 vs 8.53   2^22 11.58 vs 10.15   2^24 23.10 vs 21.57   2^30 939.8 vs 924.1
 inline constexpr std::int64_t kAutoIlp4MinN = std::int64_t{1} << 21;
 
-// cuda/onepass, onepass_f64 (onepass.cuh: OnepassBySize). Up to one tile, one lean block
+// cuda/onepass, onepass_f64 on sm_90 (OnepassSm90Tuning below). Up to one tile, one lean block
 // (SingleBlock) beats one block of the grid kernel (results/h200/tuning.md#round-6):
 //   n                  1024  4096  8192  16384
 //   single t256_u4     3.66  3.76     -      -    Tiny: n <= 4096
@@ -63,5 +69,52 @@ inline constexpr std::int64_t kOnepassBlockCollectMinN = (std::int64_t{1} << 22)
 
 // ref/read: the Large shape, so that cuda/onepass - ref/read is the price of the completion.
 using ReadShape = OnepassLargeShape;
+
+// cuda/onepass's tables, one per TuningEntry (onepass.cuh: OnepassTuned runs one). Paths by n:
+//   n <= TinyShape's tile: one lean block; n <= SmallShape's tile: one lean block of that shape;
+//   n < large_min_n: a MidShape grid, FinishEarly; n < block_collect_min_n: a LargeShape grid,
+//   FinishEarly; otherwise the LargeShape grid, FinishBlock.
+// The selector: OnepassBySize (the shipped variant) resolves TuningEntry::automatic per launch to
+// tuning_entry_for(compute capability of the current device), queried once per device and cached;
+// both tables are compiled for every architecture of the build, so either runs on any device, and
+// onepass_with(TuningEntry) (sum.hpp) forces one.
+
+// sm_90: the H200's shapes and thresholds above, unchanged (the same kernels as before the key).
+struct OnepassSm90Tuning {
+  using TinyShape = OnepassTinyShape;
+  using SmallShape = OnepassSmallShape;
+  using MidShape = OnepassMidShape;
+  using LargeShape = OnepassLargeShape;
+  static constexpr std::int64_t large_min_n = kOnepassLargeMinN;
+  static constexpr std::int64_t block_collect_min_n = kOnepassBlockCollectMinN;
+};
+
+// generic: every SM without an entry of its own. Not measured anywhere but chosen to be safe on
+// any SM >= 7.0, with nothing tied to Hopper's register file, shared memory or thread limits:
+//   - 256 threads x 4 float4 loads in flight, the textbook shape, for the lean block and the grid
+//     alike. 4 loads need 16 registers of loads, far below any budget below.
+//   - at most 4 blocks per SM: 1024 threads, which every SM >= 7.0 holds (sm_75 exactly 1024,
+//     the others 1536 or 2048, and 16 or more blocks). __launch_bounds__(256, 4) then caps a
+//     thread at 64 registers (65536 / 1024), and every SM >= 7.0 has a 64K-register file. The
+//     grid takes the minimum of this and the occupancy API (Onepass::max_grid), so a device that
+//     fits fewer gets fewer, and the grid stays co-resident (what the finisher's wait relies on).
+//     4 blocks of 256 x 4 float4s keep 64 KiB of loads in flight per SM.
+//   - shared memory: only the block tree's one word per warp (static, 32 or 64 bytes), no
+//     dynamic shared memory: far below any SM's per-block limit.
+//   - n <= 4096 (one 256 x 4 tile): one lean block, as on sm_90 (no grid, no scratch). No
+//     512 x 8 Small block: its edge on the H200 (0.18 µs at 8192 floats) rests on what one SM
+//     streams, which differs by device; the grid is the portable choice above one tile.
+//   - one grid shape above (Mid and Large are the same; there is no Large path). Completion by the
+//     same rule as sm_90's threshold (2^22 = 256 Large tiles): FinishEarly while the grid is at
+//     most 256 blocks, one batch of its slots per lane (n <= 256 tiles = 2^20 floats), FinishBlock
+//     beyond, where a second batch would cost FinishEarly another L2 round trip.
+struct OnepassGenericTuning {
+  using TinyShape = LaunchShape<256, 4, 1>;
+  using SmallShape = TinyShape;
+  using MidShape = LaunchShape<256, 4, 4>;
+  using LargeShape = MidShape;
+  static constexpr std::int64_t block_collect_min_n = 256 * MidShape::tile_floats + 1;
+  static constexpr std::int64_t large_min_n = block_collect_min_n;
+};
 
 }  // namespace rb::cuda

@@ -93,23 +93,24 @@ TEST(Onepass, NanPartialNeitherHangsNorLeaksIntoTheNextLaunch) {
   }
 }
 
-// Every path of OnepassBySize at its edges, in float and double, at an unaligned start: one lean
-// Tiny or Small block, the Mid grid, the Large grid up to and past the size that fills the device,
-// and the Huge grid (the whole last block collecting).
-template <class Acc>
+// Every path of a tuning entry (OnepassTuned) at its edges, in float and double, at an unaligned
+// start: one lean Tiny or Small block, the Mid grid, the Large grid up to and past the size that
+// fills the device, and the Huge grid (the whole last block collecting). Both entries run on any
+// device (onepass_with); the shipped variant runs the current device's.
+template <class Acc, class Tuning>
 void expect_every_path_sums_correctly(const rb::cuda::Variant<Acc>& v) {
-  const std::int64_t tiny = rb::cuda::OnepassBySize<Acc>::Tiny::kMaxN;
-  const std::int64_t small = rb::cuda::OnepassBySize<Acc>::Small::kMaxN;
-  const std::int64_t large = rb::cuda::kOnepassLargeMinN;
-  const std::int64_t full = std::int64_t{v.geometry(std::int64_t{1} << 40).grid} * rb::cuda::OnepassLargeShape::tile_floats;
-  const std::int64_t huge = rb::cuda::kOnepassBlockCollectMinN;
+  using Tuned = rb::cuda::OnepassTuned<Acc, Tuning>;
+  const std::int64_t tiny = Tuned::Tiny::kMaxN;
+  const std::int64_t small = Tuned::Small::kMaxN;
+  const std::int64_t large = Tuning::large_min_n;
+  const std::int64_t full = std::int64_t{v.geometry(std::int64_t{1} << 40).grid} * Tuning::LargeShape::tile_floats;
+  const std::int64_t huge = Tuning::block_collect_min_n;
   const auto x = rb::test::random_signed(std::max(full, huge) + 16, 6);
   const auto d = rb::test::upload(x);
   const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
   for (const std::int64_t n : {tiny - 1, tiny, tiny + 1, small, small + 1, large - 1, large,
                                full - 1, full, full + 5, huge - 1, huge, huge + 5}) {
-    SCOPED_TRACE(testing::Message() << "n " << n << ", path "
-                                    << static_cast<int>(rb::cuda::OnepassBySize<Acc>::path(n)) << ", grid "
+    SCOPED_TRACE(testing::Message() << "n " << n << ", path " << static_cast<int>(Tuned::path(n)) << ", grid "
                                     << v.geometry(n).grid);
     RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + 3, n), std::span(x).subspan(3, n), acc);
   }
@@ -117,8 +118,13 @@ void expect_every_path_sums_correctly(const rb::cuda::Variant<Acc>& v) {
 
 TEST(Onepass, EveryPathAtItsEdges) {
   RB_REQUIRE_GPU();
-  expect_every_path_sums_correctly(rb::cuda::onepass);
-  expect_every_path_sums_correctly(rb::cuda::onepass_f64);
+  using rb::cuda::OnepassGenericTuning;
+  using rb::cuda::OnepassSm90Tuning;
+  using rb::cuda::TuningEntry;
+  expect_every_path_sums_correctly<float, OnepassSm90Tuning>(rb::cuda::onepass_with(TuningEntry::sm90));
+  expect_every_path_sums_correctly<double, OnepassSm90Tuning>(rb::cuda::onepass_f64_with(TuningEntry::sm90));
+  expect_every_path_sums_correctly<float, OnepassGenericTuning>(rb::cuda::onepass_with(TuningEntry::generic));
+  expect_every_path_sums_correctly<double, OnepassGenericTuning>(rb::cuda::onepass_f64_with(TuningEntry::generic));
 }
 
 // Another shape, with either shipped completion: grids far beyond one batch of slots too.
