@@ -7,7 +7,8 @@ Per backend: the stated bound (rel_tol, relative to sum|x|) at 2^20 and at the l
 one (a rel_tol of 1 or more, written by builds before 2026-11-30's rule, counts as no bound, as
 reduce_bench now reports it); over each file (one per input distribution, named by its context's "input"), the largest
 rel_err / rel_tol, the rows without a bound (a float chain of 2^24 or more: accuracy unchecked),
-and the rows whose exact check passed. Reads the JSON through bench_json.py.
+and the rows whose exact check passed. The table follows a line naming the command that made it.
+Reads the JSON (or .json.gz) through bench_json.py.
 """
 import argparse
 import os
@@ -36,7 +37,7 @@ def fmt(v):
     return "–" if v is None else "{:.2g}".format(v)
 
 
-def table(files):
+def table(files, command=None):
     sweeps = []
     for path in files:
         context, benches = load(path)
@@ -49,7 +50,8 @@ def table(files):
         words = label.replace("synthetic ", "").split()
         head.append("max rel_err / bound, " + (words[0] if words else "?"))
     head += ["rows without a bound", "exact passed"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines = [command, ""] if command else []
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for backend in backends:
         first = sweeps[0][1].get(backend, [])
         bounds = {n: c["rel_tol"] for n, _, c in first if "rel_tol" in c}
@@ -75,7 +77,7 @@ def main(argv=None):
     ap.add_argument("--out", default=None, metavar="FILE.md", help="write here instead of stdout")
     args = ap.parse_args(argv)
     try:
-        text = table(args.files)
+        text = table(args.files, bench_json.stamp(__file__, argv))
     except BadInput as e:
         print("accuracy_table: " + str(e), file=sys.stderr)
         return 2

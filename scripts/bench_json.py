@@ -1,7 +1,8 @@
 """Reading reduce_bench's Google Benchmark JSON (1.7.x and 1.8.x). Standard library only.
 
 Shared by every script that reads a sweep (regress, plot.py, accuracy_table.py, kernel_table.py, rule_check.py,
-cpu_summary.py, readme_results.py, tuning_history.py). What the two library versions write:
+cpu_summary.py, cccl_table.py, readme_results.py, tune_table.py). A path ending in .gz is read through gzip
+(the committed sweeps are gzipped: results/h200/baseline.json.gz). What the two library versions write:
   - one row per repetition (run_type "iteration"), then, with --benchmark_repetitions > 1,
     aggregate rows (run_type "aggregate", aggregate_name mean/median/stddev/cv; cv has
     aggregate_unit "percentage" and is a ratio, not a time);
@@ -11,10 +12,14 @@ cpu_summary.py, readme_results.py, tuning_history.py). What the two library vers
   - NaN/Infinity as bare tokens (rel_err of a cv row), which Python's json accepts.
 """
 import sys
+import gzip
 import json
 import math
+import os
 import re
+import shlex
 import statistics
+import zlib
 
 TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
@@ -117,14 +122,21 @@ def load(path, metric="median"):
     median of its samples, where the row has one (reduce_bench's stopping rule writes it), else
     its real_time; bytes_per_second is rescaled to match. "real_time": Google Benchmark's time (the
     median of the samples under the stopping rule, the mean in files made before it)."""
+    return loads(read_bytes(path), path, metric)
+
+
+def read_bytes(path):
+    """The bytes of a file, gunzipped when the path ends in .gz. Raises BadInput."""
     try:
-        with open(path, "r", encoding="utf-8") as f:
-            text = f.read()
-    except OSError as e:
-        raise BadInput("{}: cannot read: {}".format(path, e.strerror or e))
-    except UnicodeDecodeError as e:
-        raise BadInput("{}: not JSON (not UTF-8 text: {})".format(path, e))
-    return loads(text, path, metric)
+        if str(path).endswith(".gz"):
+            with gzip.open(path, "rb") as f:
+                return f.read()
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:  # gzip.BadGzipFile is an OSError
+        raise BadInput("{}: cannot read: {}".format(path, getattr(e, "strerror", None) or e))
+    except (EOFError, zlib.error) as e:
+        raise BadInput("{}: cannot read: truncated or corrupt gzip ({})".format(path, e))
 
 
 def loads(text, source="<text>", metric="median"):
@@ -196,51 +208,6 @@ def loads(text, source="<text>", metric="median"):
     return context, benches
 
 
-# Google Benchmark's console table, for a run whose JSON was not written: only its aggregate
-# rows (<name>_mean/_median/_stddev/_cv) or, without repetitions, its single rows, with the
-# time as printed (three significant figures).
-_CONSOLE_RE = re.compile(r"^(?P<name>\S+)\s+(?P<time>[0-9.]+) (?P<unit>ns|us|ms|s)\s+(?P<cpu>[0-9.]+) (?:ns|us|ms|s)\s+\d+")
-_CONSOLE_ERROR_RE = re.compile(r"^(?P<name>\S+)\s+ERROR OCCURRED: '(?P<message>.*)'\s*$")
-_AGGREGATES = ("mean", "median", "stddev", "cv")
-
-
-def loads_console(text, source="<console>"):
-    """(context {}, {name: Bench}) from Google Benchmark's console output. Times are only as
-    precise as printed; cv rows (a ratio) are ignored like in load(); "ERROR OCCURRED" rows are
-    errors or skips as in load(). Raises BadInput when no benchmark row is found."""
-    if isinstance(text, bytes):
-        text = text.decode("utf-8", errors="replace")
-    benches = {}
-    for line in text.splitlines():
-        e = _CONSOLE_ERROR_RE.match(line)
-        if e:
-            bench = benches.setdefault(e.group("name"), Bench(e.group("name")))
-            message = e.group("message")
-            (bench.skips if is_reduce_bench_skip(message) else bench.errors).append(message)
-            continue
-        m = _CONSOLE_RE.match(line)
-        if not m:
-            continue
-        name, value = m.group("name"), float(m.group("time")) * TO_US[m.group("unit")]
-        agg = None
-        for a in _AGGREGATES:
-            if name.endswith("_" + a):
-                name, agg = name[: -len(a) - 1], a
-                break
-        bench = benches.setdefault(name, Bench(name))
-        if agg == "cv":
-            continue
-        if agg is None:
-            bench.samples.append(value)
-            bench.reps.append((value, None, None))
-            bench.rep_counters.append({})
-        else:
-            bench.aggregates.setdefault(agg, []).append(value)
-    if not benches:
-        raise BadInput("{}: no Google Benchmark console rows".format(source))
-    return {}, benches
-
-
 def ordered_backends(context, backends):
     """backends (an iterable of names, e.g. in first-appearance order) in the order of the
     JSON context's `backends` key (a comma-separated list of backend names) where present; names
@@ -260,3 +227,27 @@ def emit(text, out=None):
             f.write(text)
     else:
         sys.stdout.write(text)
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def command_line(script, argv=None):
+    """The command that made a generated page, as typed from the repository root (or with the
+    `cd DIR && ` that it needs when run from a folder inside the repository): the script by its
+    path in scripts/, then its arguments as given, quoted for a POSIX shell. argv: the arguments
+    (default sys.argv[1:]). The pages carry it in their `Generated by` line."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    cwd = os.path.realpath(os.getcwd())
+    rel = os.path.relpath(cwd, os.path.realpath(ROOT))
+    name = "scripts/" + os.path.basename(script)
+    prefix = ""
+    if rel != "." and not rel.startswith(".."):
+        name = os.path.relpath(os.path.join(ROOT, name), cwd)
+        prefix = "cd {} && ".format(shlex.quote(rel))
+    return prefix + " ".join([name] + [shlex.quote(str(a)) for a in args])
+
+
+def stamp(script, argv=None):
+    """A generated page's line naming its command (first, or under its title): Generated by `COMMAND`."""
+    return "Generated by `{}`.".format(command_line(script, argv))

@@ -8,7 +8,8 @@ Columns: `cub` of OLD, then `cub`, the environment-API rows (cub/run_to_run, cub
 cub/gpu_to_gpu) and cuda/onepass of NEW. Each cell is the median µs, GB/s and the ratio to OLD's
 `cub` (its time / the row's: above 1 is faster). Below the table, per row: at how many sizes it was
 verified (no failed check) and bitwise repeatable (the `repeatable` counter, cold and hot), and the
-sizes where it was not. Standard library only. Exit status: 0, 2 bad input."""
+sizes where it was not. The page starts with the command that made it; OLD and NEW may be .json.gz.
+Standard library only. Exit status: 0, 2 bad input."""
 import argparse
 import os
 import statistics
@@ -49,7 +50,7 @@ def version(context):
     return str(context.get("cccl_version", "?"))
 
 
-def table(old, new):
+def table(old, new, command=None):
     old_ctx, old_rows = old
     new_ctx, new_rows = new
     columns = [("cub " + version(old_ctx), old_rows, "cub")]
@@ -57,7 +58,8 @@ def table(old, new):
     sizes = sorted({n for (b, n, m) in list(old_rows) + list(new_rows) if m == "cold" and b in NEW_ROWS})
     if not sizes:
         raise bench_json.BadInput("no cold cub or cuda/onepass rows")
-    lines = [f"Cold, median of the samples. OLD: {old_ctx.get('cccl', version(old_ctx))}. "
+    lines = [command, ""] if command else []
+    lines += [f"Cold, median of the samples. OLD: {old_ctx.get('cccl', version(old_ctx))}. "
              f"NEW: {new_ctx.get('cccl', version(new_ctx))}. Ratio: `cub` {version(old_ctx)}'s time / the row's.", "",
              "| n | " + " | ".join(c[0] for c in columns) + " |", "|---|" + "---|" * len(columns)]
     for n in sizes:
@@ -88,7 +90,7 @@ def main(argv):
     try:
         old_ctx, old = bench_json.load(args.old)
         new_ctx, new = bench_json.load(args.new)
-        text = table((old_ctx, by_row(old)), (new_ctx, by_row(new)))
+        text = table((old_ctx, by_row(old)), (new_ctx, by_row(new)), bench_json.stamp(__file__, argv))
     except bench_json.BadInput as e:
         print(f"cccl_table: {e}", file=sys.stderr)
         return 2

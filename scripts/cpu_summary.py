@@ -15,8 +15,8 @@ other jobs, and a repetition whose timing thread got less than 80% of a core
 much as the backend. The table says how many repetitions were kept; when none was clean, all are
 used and the row is marked. Under reduce_bench's stopping rule (rows with a `samples` counter)
 each repetition's time is already the median of its samples, which a preempted sample does not
-move, and its cpu_time covers the whole sampling loop: such repetitions are all kept. The JSON files keep every repetition. Standard library only; reads
-the JSON through bench_json.py.
+move, and its cpu_time covers the whole sampling loop: such repetitions are all kept. The JSON files keep every repetition. The output starts with the
+command that made it. Standard library only; reads the JSON (or .json.gz) through bench_json.py.
 """
 import argparse
 import io
@@ -130,6 +130,8 @@ def main(argv=None):
     ok = True
     try:
         with redirect_stdout(buf):
+            print(bench_json.stamp(__file__, argv))
+            print()
             for path in args.json:
                 stats, failed = table(path)
                 ok = checks(stats) and not failed and ok

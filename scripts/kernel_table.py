@@ -6,7 +6,7 @@
 
 The kernels are the JSON's `cuda/*` rows (cold), in the order of the context's `backends` list
 where the file has one, else in the order they first appear. Standard library only; reads the
-JSON through bench_json.py. Exit status: 0, 2 bad input (not a sweep, no cold cuda/* row)."""
+JSON (or .json.gz) through bench_json.py; the page names the command that made it. Exit status: 0, 2 bad input (not a sweep, no cold cuda/* row)."""
 import argparse
 import os
 import statistics
@@ -72,14 +72,15 @@ def targets(t):
     return lines
 
 
-def render(path, ctx, benches):
+def render(path, ctx, benches, command=None):
     t, gbs, order = tables(benches)
     kernels = [b for b in bench_json.ordered_backends(ctx, order) if b.startswith("cuda/")]
     if not kernels:
         raise bench_json.BadInput(f"{path}: no cold cuda/* rows")
     cub, read = t.get("cub", {}), t.get("ref/read", {})
-    lines = [f"# Hand-written kernels beside CUB ({ctx.get('gpu')}, cold, median of the repetitions)", "",
-             f"From `{path}`; flush: {ctx.get('l2_flush')}. Each cell: µs, GB/s, ratio to CUB.", "",
+    lines = [f"# Hand-written kernels beside CUB ({ctx.get('gpu')}, cold, median of the repetitions)", ""]
+    lines += [command, ""] if command else []
+    lines += [f"From `{path}`; flush: {ctx.get('l2_flush')}. Each cell: µs, GB/s, ratio to CUB.", "",
              "| n | cub | " + " | ".join(k[len("cuda/"):] for k in kernels) + " | ref/read |",
              "|---|" + "---|" * (len(kernels) + 2)]
     for n in sorted(set(cub) | {n for k in kernels for n in t[k]}):
@@ -103,7 +104,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         ctx, benches = bench_json.load(args.json)
-        text = render(args.json, ctx, benches)
+        text = render(args.json, ctx, benches, bench_json.stamp(__file__, argv))
     except bench_json.BadInput as e:
         print(f"kernel_table: {e}", file=sys.stderr)
         return 2

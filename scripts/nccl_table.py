@@ -9,10 +9,14 @@ speedup over cuda/onepass at the same n (the scaling efficiency at n is speedup 
 scaling_eff counter (against rank 0's local sum at n/G alone), local_us and combine_us; then the
 reduce and cub variants. Each LABEL=FILE adds the nccl/onepass column of another run (two
 processes, the socket transport). Ends with the smallest n from which nccl/onepass beats
-cuda/onepass at every larger n of the table.
+cuda/onepass at every larger n of the table. The table follows a line naming the command that made it.
 """
 import json
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_json  # noqa: E402
 
 
 def rows(path):
@@ -42,6 +46,8 @@ def main():
     head = ["n", "cuda/onepass µs (1 GPU)", f"nccl/onepass µs (G={g:g})" if g else "nccl/onepass µs",
             "GB/s", "× 1 GPU", "scaling_eff (n/G)", "local µs", "combine µs",
             "nccl/onepass/reduce µs", "nccl/cub µs"] + [f"{label} µs" for label, _ in extra]
+    print(bench_json.stamp(__file__))
+    print()
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     wins = []

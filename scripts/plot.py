@@ -9,7 +9,8 @@ Writes, per mode (cold = L2 flushed before each sample, hot = L2-resident):
                              theoretical peak (context gpu_peak_bandwidth_GBps) where present;
   speedup_vs_cub_<mode>.png  cub time / backend time per n (> 1: faster than cub);
   pct_of_ceiling_<mode>.png  backend GB/s as % of ref/read at that n, else of the theoretical peak;
-and summary.md: the fastest backend at each n and every backend's speed-up vs cub, per mode.
+and summary.md: the fastest backend at each n and every backend's speed-up vs cub, per mode, under
+a line naming the command that wrote it. A SWEEP.json.gz is read through gzip.
 
 Each backend has one style in every chart, mode and run (STYLE_TABLE; other names get a free
 color and marker from a start fixed by the name): the line style says the family (hand-written
@@ -36,7 +37,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from bench_json import BadInput, load, parse_name  # noqa: E402
+from bench_json import BadInput, load, parse_name, stamp  # noqa: E402
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_NO_MATPLOTLIB = 0, 2, 3
 BASELINE = "cub"
@@ -173,8 +174,10 @@ def fmt_us(t):
 # Markdown summary
 # --------------------------------------------------------------------------------------------
 
-def summary(sweep, modes, selected, notes):
+def summary(sweep, modes, selected, notes, command=None):
     lines = ["# reduce-bench sweep summary", ""]
+    if command:
+        lines += [command, ""]
     lines.append("- Machine: {}{}".format(machine(sweep), "; theoretical peak {:.0f} GB/s".format(sweep.peak_gbps)
                                        if sweep.peak_gbps else ""))
     lines.append("- Files: {}".format(", ".join("`{}`".format(f) for f in sweep.files)))
@@ -645,7 +648,7 @@ def main(argv=None):
             written = make_charts(sweep, modes, selected, args.out_dir, notes)
     path = os.path.join(args.out_dir, "summary.md")
     with open(path, "w", encoding="utf-8") as f:
-        f.write(summary(sweep, modes, selected, notes))
+        f.write(summary(sweep, modes, selected, notes, stamp("plot.py", argv)))
     written.append(path)
     for p in written:
         print(p)

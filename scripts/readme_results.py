@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """readme_results: the README's results block, generated from the committed sweep.
 
-usage: readme_results.py [SWEEP.json] [--readme README.md] [--check]
+usage: readme_results.py [SWEEP.json[.gz]] [--readme README.md] [--check]
 
 Rewrites what stands between the README's `<!-- results:begin -->` and `<!-- results:end -->`
 markers: a table at the headline sizes (GPU rows cold, medians over the repetitions) of the main
 GPU backends, the host's best CPU backend and its read ceiling (`ref/cpu_read`, hot), and what
 the two checks established over the whole sweep. With --check it changes nothing and exits 1
 when the README differs from what it would write: a figure typed by hand, or a sweep replaced
-without regenerating. Reads the JSON through bench_json.py and plot.py (standard library only).
+without regenerating. Reads the JSON (gzipped where the path ends in .gz) through bench_json.py and
+plot.py (standard library only). The block names the sweep and its command file (the sweep's path
+without .gz, .json replaced by .command.txt).
 """
 import argparse
 import os
@@ -20,7 +22,7 @@ from bench_json import BadInput, load, parse_name  # noqa: E402
 from plot import fmt_n, fmt_us, read_sweeps  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
-DEFAULT_SWEEP = "results/h200/baseline.json"
+DEFAULT_SWEEP = "results/h200/baseline.json.gz"
 BEGIN, END = "<!-- results:begin -->", "<!-- results:end -->"
 SIZES = [1 << k for k in (10, 13, 16, 20, 22, 24, 26, 28, 30, 31)]
 GPU = ["cuda/onepass", "triton/onepass", "torch/sum", "thrust/reduce"]
@@ -50,6 +52,12 @@ def checks_line(benches):
             "rows (`ref/launch`).").format(total + failed, exact, within, no_bound, failed, timing)
 
 
+def command_file(path):
+    """results/h200/baseline.json.gz -> results/h200/baseline.command.txt"""
+    base = path[:-len(".gz")] if path.endswith(".gz") else path
+    return (base[:-len(".json")] if base.endswith(".json") else base) + ".command.txt"
+
+
 def block(path):
     sweep = read_sweeps([os.path.join(ROOT, path)])
     _, benches = load(os.path.join(ROOT, path))
@@ -60,7 +68,7 @@ def block(path):
     lines = [BEGIN,
              "Cold, medians of {} per benchmark, from [{}]({}) (its command: `{}`); made by "
              "`scripts/readme_results.py`. Each cell: µs, then the ratio to CUB (CUB's time over the row's; above 1 "
-             "is faster).".format(sweep.reps_note(), path, path, path.replace(".json", ".command.txt")),
+             "is faster).".format(sweep.reps_note(), path, path, command_file(path)),
              "",
              "| n | cub µs | " + " | ".join(GPU) + " | ref/read GB/s | best CPU backend GB/s (hot) | ref/cpu_read GB/s (hot) |",
              "|" + "---|" * (len(GPU) + 5)]

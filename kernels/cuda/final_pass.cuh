@@ -1,7 +1,7 @@
 #pragma once
 // The second pass of the two-pass variants (shfl, vec4, vec4_ilp4): one block sums the first
 // pass's partials in a fixed order and writes the result. A second launch costs about what
-// ref/launch measures (2.7 µs, results/h200/baseline.json) at small n; onepass removes it.
+// ref/launch measures (2.7 µs, results/h200/baseline.json.gz) at small n; onepass removes it.
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/block_sum.cuh"

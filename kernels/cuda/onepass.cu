@@ -7,9 +7,9 @@
 //         and completion per range of n (OnepassTuned), each the winner of a sweep (tuning.cuh).
 //   Why faster: at small and medium n the second launch (ref/launch: 2.7 µs) and the idle blocks
 //         of a full grid are most of the time; at large n it reads like ref/read (8 loads in flight).
-//   What it costs: over ref/read, 0.2-0.45 µs up to 2^18 and 0.65-1.05 µs above (the finisher's
-//         round trip for the partials, behind the other blocks' streaming;
-//         results/h200/archive/2026-11-30-f9c754a/summary.md); one slot of scratch per block, zeroed once
+//   What it costs: over ref/read, 0.2-0.5 µs up to 2^18 and 0.55-1.1 µs above (the finisher's
+//         round trip for the partials, behind the other blocks' streaming; results/h200/kernels.md);
+//         one slot of scratch per block, zeroed once
 //         (prepare()) and left zeroed by every launch. Deterministic: no floating-point atomics.
 //   Tuning: shapes and thresholds per architecture (tuning.cuh): the H200's measurements on
 //         sm_90, a generic entry elsewhere, picked at launch from the device's compute capability.

@@ -9,8 +9,8 @@
 //         (target: rel_err <= 1e-12).
 //   What it costs: twice the accumulator registers and twice the scratch per partial, and the
 //         conversions, which run on the XU pipe: 0.976-0.998x onepass from 2^24
-//         (results/h200/archive/2026-11-30-f9c754a/summary.md), 0.4-1 µs, about two thirds of it the
-//         conversions (results/h200/tuning.md#round-12; what was tried against it: rounds 11-14).
+//         (results/h200/kernels.md), 0.4-1.5 µs, about two thirds of it the conversions
+//         (results/h200/tuning.md#round-12; what was tried against it: rounds 11-14).
 #include "kernels/cuda/onepass.cuh"
 
 namespace rb::cuda {

@@ -6,7 +6,7 @@ it depends on. Both JSON dialects are produced:
   1.8.3 (the GPU box):  the same for SkipWithError, plus skipped/skip_message for
                         SkipWithMessage.
 Checked against reduce_bench's own output: 1.7.1 from a local CPU run, 1.8.3 from the H200
-runs (results/h200/baseline.json: same row keys, aggregate_unit on aggregates in both).
+runs (results/h200/baseline.json.gz: same row keys, aggregate_unit on aggregates in both).
 """
 import json
 import random

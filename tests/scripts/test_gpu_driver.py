@@ -58,11 +58,11 @@ FAKE_BENCH = textwrap.dedent('''\
                 lines.append("{{}}_cv 0.10 % 0.10 % 5".format(name))
     if "benchmark_out" in args:
         doc = fx.sweep(rows)
-        doc["context"]["stub_page_touch_mib"] = os.environ.get("RB_PAGE_TOUCH_MIB", "unset")
+        doc["context"]["stub_page_touch_mib"] = args.get("page_touch_mib", "unset")
         with open(args["benchmark_out"], "w") as f:
             json.dump(doc, f)
-    if os.environ.get("RB_SAMPLES"):
-        open(os.environ["RB_SAMPLES"], "a").close()
+    if args.get("samples_csv"):
+        open(args["samples_csv"], "a").close()
     print("\\n".join(lines))
     print("reduce_bench: {{}} measured: {{}} exact, 0 skipped, 0 failed".format(len(lines) // 2, len(lines) // 2))
 ''')

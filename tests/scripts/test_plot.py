@@ -254,7 +254,7 @@ SOMETIMES_BACKENDS = ["cub/run_to_run", "cub/not_guaranteed", "cub/gpu_to_gpu", 
 # Names outside plot.py's style table (the examples' kernels, a new library): the fallback styles.
 UNKNOWN_BACKENDS = ["cuda/my_kernel", "cpu/my_kernel", "cpu/my_sum", "cupy/sum", "jax/sum", "kokkos/reduce"]
 EVERY_CALL = os.path.join(ROOT, "results", "h200", "checks", "every_call", "readme.json.gz")
-BASELINE_JSON = os.path.join(ROOT, "results", "h200", "baseline.json")
+BASELINE_JSON = os.path.join(ROOT, "results", "h200", "baseline.json.gz")
 MAIN = ("^(cub|cuda/onepass|cuda/vec4|triton/onepass|torch/sum|thrust/reduce|ref/read|ref/cpu_read|"
         "cpu/avx512_f32/threads|cpu/accumulate_f32)$")  # results/h200/README.md's MAIN
 
