@@ -4,9 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
-#include <random>
-#include <thread>
 #include <vector>
 
 #include "bench/gpu/clock_watch.hpp"
@@ -88,18 +87,6 @@ double read_result(Team& team, ncclDataType_t type) {
   }
   return team.from_rank0(v);
 }
-
-// The injected noise (bench/nccl/faults.hpp): none unless a test asked for it.
-struct Noise {
-  std::mt19937_64 rng{12345};
-  double add() {
-    const Faults& f = faults();
-    if (f.noisy_rank != launch().rank || f.noise_max_s <= 0) return 0;
-    const double s = std::uniform_real_distribution<double>(0, f.noise_max_s)(rng);
-    std::this_thread::sleep_for(std::chrono::duration<double>(s));
-    return s;
-  }
-};
 
 struct Row {
   Team& team;
@@ -230,25 +217,26 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
     const double first_result = read_result(team, row.type);  // what every timed call is compared with
     const double combine_s = row.combine_alone();
 
-    const bool agreeing = !faults().no_agreement;
+    Faults* const faults = installed_faults();  // a test's; nullptr in reduce_bench
+    const bool agreeing = faults == nullptr || faults->ranks_agree();
     std::vector<gpu::ClockWatch> clocks;  // one per GPU of this process
     for (const auto& m : team.members()) {
       char bus[32] = {};
       RB_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, m.device));
       clocks.emplace_back(bus, m.sm_clock_khz);
     }
-    Noise noise;
     double last_local = 0;
     std::vector<double> local_times, sums;
+    std::function<double()> sample = [&] {
+      const auto [total, local] = row.sample(locals);
+      last_local = local;
+      sums.push_back(read_result(team, row.type));  // every rank takes the same samples: a paired read
+      for (auto& w : clocks) w.poll();
+      return total;
+    };
+    if (faults) sample = [plain = std::move(sample), faults] { return plain() + faults->after_sample(launch().rank); };
     const Timing timing = measure(
-        state, sampling_for(o, c),
-        [&] {
-          const auto [total, local] = row.sample(locals);
-          last_local = local;
-          sums.push_back(read_result(team, row.type));  // every rank takes the same samples: a paired read
-          for (auto& w : clocks) w.poll();
-          return total + noise.add();
-        },
+        state, sampling_for(o, c), sample,
         [&](double& dt, double& wall) {
           double v[3] = {dt, wall, last_local};
           if (agreeing) team.all_max(v, 3);
@@ -319,10 +307,18 @@ void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDe
   }
 }
 
-Faults& faults() {
-  static Faults f;
+namespace {
+
+std::unique_ptr<Faults>& faults_slot() {
+  static std::unique_ptr<Faults> f;
   return f;
 }
+
+}  // namespace
+
+void install_faults(std::unique_ptr<Faults> faults) { faults_slot() = std::move(faults); }
+
+Faults* installed_faults() { return faults_slot().get(); }
 
 std::string probe(int gpus) {
   int visible = 0;
