@@ -31,10 +31,15 @@ def rows_of(path):
     return doc["context"], doc["benchmarks"]
 
 
+def run_json(prog, out_dir, name, *args):
+    """prog with args and --benchmark_out=<out_dir>/<name>.json: (rc, stdout, stderr, path)."""
+    path = os.path.join(out_dir, name + ".json")
+    return (*run(prog, *args, "--benchmark_out=" + path), path)
+
+
 def check_width(prog, out_dir):
-    path = os.path.join(out_dir, "w.json")
-    rc, out, err = run(prog, "--sizes=1000,2^20,2^24", "--benchmark_filter=^cpu/", "--max_time=20ms",
-                       "--benchmark_out=" + path)
+    rc, out, err, path = run_json(prog, out_dir, "w", "--sizes=1000,2^20,2^24", "--benchmark_filter=^cpu/",
+                                  "--max_time=20ms")
     failures = []
     if rc != 0:
         failures.append("exit status {}".format(rc))
@@ -62,9 +67,8 @@ def check_flags(prog, out_dir):
     rc, out, err = run(prog, "--sizes=1000", "--benchmark_filter=cpu/accumulate_f64", "--benchmark_min_time=0.05s")
     if rc != 0 or "0 failed" not in err:
         failures.append("--benchmark_min_time=0.05s: exit status {}\n{}{}".format(rc, out, err))
-    path = os.path.join(out_dir, "ms.json")
-    rc, out, err = run(prog, "--sizes=1000", "--benchmark_filter=cpu/accumulate_f64", "--max_time=20ms",
-                       "--benchmark_time_unit=ms", "--benchmark_out=" + path)
+    rc, out, err, path = run_json(prog, out_dir, "ms", "--sizes=1000", "--benchmark_filter=cpu/accumulate_f64",
+                                  "--max_time=20ms", "--benchmark_time_unit=ms")
     if rc != 0:
         failures.append("--benchmark_time_unit=ms: exit status {}\n{}".format(rc, err))
     else:
@@ -75,9 +79,8 @@ def check_flags(prog, out_dir):
 
 
 def check_skips(prog, out_dir):
-    path = os.path.join(out_dir, "skip.json")
-    rc, out, err = run(prog, "--sizes=1000,2^40", "--benchmark_filter=cpu/accumulate_f64", "--max_time=20ms",
-                       "--benchmark_out=" + path)
+    rc, out, err, path = run_json(prog, out_dir, "skip", "--sizes=1000,2^40", "--benchmark_filter=cpu/accumulate_f64",
+                                  "--max_time=20ms")
     failures = []
     if rc != 0:
         failures.append("exit status {}\n{}".format(rc, err))

@@ -168,12 +168,18 @@ TEST(Launch, OnlyRankZeroWritesFiles) {
   EXPECT_STREQ(kept[1], "--benchmark_filter=^nccl/");
 }
 
-TEST(Launch, UnderALauncherOnlyCollectiveRowsRun) {
+// A single-GPU row, a collective one, a CPU one.
+std::vector<BackendEntry> one_of_each() {
   std::vector<BackendEntry> entries(3);
   entries[0].name = "cub";
   entries[1].name = "nccl/onepass";
   entries[1].collective = true;
   entries[2].name = "cpu/avx2_f32";
+  return entries;
+}
+
+TEST(Launch, UnderALauncherOnlyCollectiveRowsRun) {
+  const auto entries = one_of_each();
   auto asked = entries;
   keep_collective_rows(Launch{}, /*gpus_given=*/true, asked);
   for (const auto& e : asked) EXPECT_TRUE(e.unavailable.empty()) << e.name;
@@ -184,13 +190,9 @@ TEST(Launch, UnderALauncherOnlyCollectiveRowsRun) {
   EXPECT_FALSE(launched[2].unavailable.empty());
 }
 
-// One process without --gpus: the nccl/* rows are out, saying how to run them; the rest stay.
+// One process without --gpus: the collective rows are out, saying how to run them; the rest stay.
 TEST(Launch, OneProcessRunsCollectiveRowsOnlyWithGpus) {
-  std::vector<BackendEntry> entries(3);
-  entries[0].name = "cub";
-  entries[1].name = "nccl/onepass";
-  entries[1].collective = true;
-  entries[2].name = "cpu/avx2_f32";
+  auto entries = one_of_each();
   keep_collective_rows(Launch{}, /*gpus_given=*/false, entries);
   EXPECT_TRUE(entries[0].unavailable.empty());
   EXPECT_NE(entries[1].unavailable.find("--gpus=G"), std::string::npos) << entries[1].unavailable;
