@@ -37,12 +37,18 @@ namespace {
 // Without a usable GPU, the cause in one line first; each GPU backend then says kNoGpu for it.
 constexpr std::string_view kNoGpu = "no usable GPU (above)";
 
+// Whether `e` is unavailable because this machine has no usable GPU (`gpu_why_not`, its reason
+// then begins with it).
+bool for_want_of_gpu(const BackendEntry& e, const std::string& gpu_why_not) {
+  return !gpu_why_not.empty() && e.unavailable.starts_with(gpu_why_not);
+}
+
 // One line a backend: its name, its determinism promise (bench/determinism.hpp), availability.
 void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
   if (!gpu_why_not.empty()) std::printf("GPU backends: unavailable: %s\n", gpu_why_not.c_str());
   for (const auto& e : entries) {
     std::string why = e.unavailable;
-    if (!gpu_why_not.empty() && why.starts_with(gpu_why_not)) why = std::string(kNoGpu) + why.substr(gpu_why_not.size());
+    if (for_want_of_gpu(e, gpu_why_not)) why = std::string(kNoGpu) + why.substr(gpu_why_not.size());
     std::printf("%-32s %-15s %s\n", e.name.c_str(), std::string(determinism_name(e.determinism)).c_str(),
                 why.empty() ? "available" : ("unavailable: " + why).c_str());
   }
@@ -70,7 +76,7 @@ void note_unavailable(const std::vector<BackendEntry>& entries, const std::strin
   int other_count = 0;
   for (const auto& e : entries) {
     if (e.unavailable.empty()) continue;
-    if (!gpu_why_not.empty() && e.unavailable.starts_with(gpu_why_not)) {
+    if (for_want_of_gpu(e, gpu_why_not)) {
       ++no_gpu;
     } else {
       others += (others.empty() ? "" : ", ") + e.name;
@@ -90,16 +96,16 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   set_context("benchmark_source", RB_BENCHMARK_SOURCE);
   set_context("input", session.input_description());
   set_context("verification",
-                              "every call: each timed call's sum (and the warm-up's) within the stated bound, "
-                              "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
-                              "structure each backend states, ref = compensated fp64 (rel_tol absent: no bound at or "
-                              "below 1% of sum|x| exists), and bit for bit the warm-up's where the backend promises "
-                              "run_to_run or gpu_to_gpu (counters checked_calls, wrong_calls, repeatable); exact: per "
-                              "backend and n, the same backend over its own buffer refilled with nonzero integers in "
-                              "[-8, 8] of alternating parity, 2^20 poison past n, two data sets (seeds " +
-                              std::to_string(session.exact_seed(0)) + ", " + std::to_string(session.exact_seed(1)) +
-                              "), zero tolerance; ceilings: the median's bandwidth at most the row's ceiling (gpu_ceilings, "
-                              "cpu_ceiling)");
+              "every call: each timed call's sum (and the warm-up's) within the stated bound, "
+              "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
+              "structure each backend states, ref = compensated fp64 (rel_tol absent: no bound at or "
+              "below 1% of sum|x| exists), and bit for bit the warm-up's where the backend promises "
+              "run_to_run or gpu_to_gpu (counters checked_calls, wrong_calls, repeatable); exact: per "
+              "backend and n, the same backend over its own buffer refilled with nonzero integers in "
+              "[-8, 8] of alternating parity, 2^20 poison past n, two data sets (seeds " +
+              std::to_string(session.exact_seed(0)) + ", " + std::to_string(session.exact_seed(1)) +
+              "), zero tolerance; ceilings: the median's bandwidth at most the row's ceiling (gpu_ceilings, "
+              "cpu_ceiling)");
   set_context("cpu_ceiling", describe_cpu_ceiling());
   set_context("cpu_timing", "steady_clock wall time per call, hot");
   const StopRule& r = session.options().rule;
