@@ -17,6 +17,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import bench_json  # noqa: E402
 from bench_json import BadInput, load, parse_name  # noqa: E402
+from formatting import fmt_g2, md_table  # noqa: E402
 
 
 def per_backend(benches):
@@ -33,10 +34,6 @@ def per_backend(benches):
     return out
 
 
-def fmt(v):
-    return "–" if v is None else "{:.2g}".format(v)
-
-
 def table(files, command=None):
     sweeps = []
     for path in files:
@@ -50,25 +47,25 @@ def table(files, command=None):
         words = label.replace("synthetic ", "").split()
         head.append("max rel_err / bound, " + (words[0] if words else "?"))
     head += ["rows without a bound", "exact passed"]
-    lines = [command, ""] if command else []
-    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    body = []
     for backend in backends:
         first = sweeps[0][1].get(backend, [])
         bounds = {n: c["rel_tol"] for n, _, c in first if "rel_tol" in c}
         at_20 = bounds.get(1 << 20)
         largest = max(bounds) if bounds else None
-        cells = [backend, fmt(at_20), "{} (n = {})".format(fmt(bounds[largest]), largest) if largest else "–"]
+        cells = [backend, fmt_g2(at_20), "{} (n = {})".format(fmt_g2(bounds[largest]), largest) if largest else "–"]
         no_bound, exact, total = 0, 0, 0
         for _, rows in sweeps:
             ratios = [c["rel_err"] / c["rel_tol"] for _, _, c in rows.get(backend, []) if c.get("rel_tol", 0) > 0]
-            cells.append(fmt(max(ratios)) if ratios else "–")
+            cells.append(fmt_g2(max(ratios)) if ratios else "–")
             for _, _, c in rows.get(backend, []):
                 total += 1
                 no_bound += "rel_tol" not in c
                 exact += c.get("exact") == 1.0
         cells += [str(no_bound), "{} / {}".format(exact, total)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+        body.append(cells)
+    lines = [command, ""] if command else []
+    return "\n".join(lines + md_table(head, body)) + "\n"
 
 
 def main(argv=None):

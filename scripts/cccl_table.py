@@ -17,12 +17,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_json  # noqa: E402
+from formatting import md_table, pow2  # noqa: E402
 
 NEW_ROWS = ("cub", "cub/run_to_run", "cub/not_guaranteed", "cub/gpu_to_gpu", "cuda/onepass")
-
-
-def pow2(n):
-    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
 
 
 def by_row(benches):
@@ -60,24 +57,26 @@ def table(old, new, command=None):
         raise bench_json.BadInput("no cold cub or cuda/onepass rows")
     lines = [command, ""] if command else []
     lines += [f"Cold, median of the samples. OLD: {old_ctx.get('cccl', version(old_ctx))}. "
-             f"NEW: {new_ctx.get('cccl', version(new_ctx))}. Ratio: `cub` {version(old_ctx)}'s time / the row's.", "",
-             "| n | " + " | ".join(c[0] for c in columns) + " |", "|---|" + "---|" * len(columns)]
+             f"NEW: {new_ctx.get('cccl', version(new_ctx))}. Ratio: `cub` {version(old_ctx)}'s time / the row's.", ""]
+    table_rows = []
     for n in sizes:
         base = old_rows.get(("cub", n, "cold"))
         _, base_us = cell(base, None)
-        cells = [cell(rows.get((backend, n, "cold")), base_us)[0] for _, rows, backend in columns]
-        lines.append(f"| {pow2(n)} | " + " | ".join(cells) + " |")
-    lines += ["", "| row | verified | bitwise repeatable (warm-up vs last sample) | promise |", "|---|---|---|---|"]
+        table_rows.append([pow2(n)] + [cell(rows.get((backend, n, "cold")), base_us)[0]
+                                       for _, rows, backend in columns])
+    lines += md_table(["n"] + [c[0] for c in columns], table_rows)
     promises = {id(ctx_rows): dict(p.split("=", 1) for p in ctx.get("determinism", "").split(",") if "=" in p)
                 for ctx, ctx_rows in ((old_ctx, old_rows), (new_ctx, new_rows))}
+    checks = []
     for label, rows, backend in columns:
         mine = [(n, m, b) for (name, n, m), b in rows.items() if name == backend]
         bad = sorted(f"{pow2(n)}/{m}" for n, m, b in mine if b.errors)
         moved = sorted(f"{pow2(n)}/{m}" for n, m, b in mine if b.counters.get("repeatable") == 0)
         checked = [1 for n, m, b in mine if "repeatable" in b.counters]
-        lines.append(f"| {label} | {len(mine) - len(bad)} of {len(mine)}" + (f" (failed: {', '.join(bad)})" if bad else "")
-                     + f" | {len(checked) - len(moved)} of {len(checked)}" + (f" (differed: {', '.join(moved)})" if moved else "")
-                     + f" | {promises[id(rows)].get(backend, '?')} |")
+        checks.append([label, f"{len(mine) - len(bad)} of {len(mine)}" + (f" (failed: {', '.join(bad)})" if bad else ""),
+                       f"{len(checked) - len(moved)} of {len(checked)}" + (f" (differed: {', '.join(moved)})" if moved else ""),
+                       promises[id(rows)].get(backend, '?')])
+    lines += [""] + md_table(["row", "verified", "bitwise repeatable (warm-up vs last sample)", "promise"], checks)
     return "\n".join(lines) + "\n"
 
 

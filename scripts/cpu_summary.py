@@ -27,6 +27,7 @@ from contextlib import redirect_stdout
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_json  # noqa: E402
+from formatting import commas, md_table, pow2  # noqa: E402
 
 MIN_CPU_SHARE = 0.8
 
@@ -67,20 +68,19 @@ def table(path):
     print(f"## {path}\n")
     print(f"input: {context.get('input', '?')}; host: {context.get('host_name', '?')}, "
           f"{context.get('num_cpus', '?')} CPUs @ {context.get('mhz_per_cpu', '?')} MHz\n")
-    print("| backend | n | GB/s (median) | GB/s (best) | repetitions kept | rel_err | threads |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
     # Serial kernels, then multithreaded ones, then the ceiling; by name within each (the JSON's
     # own order is random under --benchmark_enable_random_interleaving).
     team = {b: int(runs[0][3].get("threads", 1)) for (b, _), runs in rows.items()}
     order = sorted(team, key=lambda b: (b.startswith("ref/"), team[b] > 1, b))
-    stats = {}
+    stats, body = {}, []
     for backend in order:
         for n in sorted(n for (b, n) in rows if b == backend):
             s = summary(rows[(backend, n)])
             stats[(backend, n)] = s
             gbs, _, rel_err, threads, count, best = s
-            size = f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else f"{n:,}"
-            print(f"| {backend} | {size} | {gbs:.2f} | {best:.2f} | {count} | {rel_err:.3g} | {threads} |")
+            body.append([backend, pow2(n, commas), f"{gbs:.2f}", f"{best:.2f}", count, f"{rel_err:.3g}", threads])
+    print("\n".join(md_table(["backend", "n", "GB/s (median)", "GB/s (best)", "repetitions kept", "rel_err", "threads"],
+                             body, align="lrrrrrr")))
     print()
     for f in failed:
         print(f"FAILED {f}")
@@ -109,14 +109,14 @@ def checks(stats):
     simd, scalar = get("cpu/avx2_f32", mid), get("cpu/accumulate_f32", mid)
     if simd and scalar:
         results.append(("cpu/avx2_f32 >= 2 x cpu/accumulate_f32 at 2^20", simd, scalar, 2.0))
-    print("| check | GB/s (medians) | ratio of medians | ratio of bests | result (medians) |")
-    print("|---|---:|---:|---:|---|")
-    ok = True
+    ok, body = True, []
     for text, a, b, need in results:
         passed = a[0] >= need * b[0]
         ok = ok and passed
-        print(f"| {text} | {a[0]:.2f} vs {b[0]:.2f} | {a[0] / b[0]:.2f} | {a[1] / b[1]:.2f} | "
-              f"{'pass' if passed else 'MISS'} |")
+        body.append([text, f"{a[0]:.2f} vs {b[0]:.2f}", f"{a[0] / b[0]:.2f}", f"{a[1] / b[1]:.2f}",
+                     "pass" if passed else "MISS"])
+    print("\n".join(md_table(["check", "GB/s (medians)", "ratio of medians", "ratio of bests", "result (medians)"],
+                             body, align="lrrrl")))
     print()
     return ok
 

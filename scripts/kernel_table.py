@@ -15,14 +15,12 @@ from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_json  # noqa: E402
-
-
-def g(x):
-    return f"{x:.1f}" if x < 100 else f"{x:.0f}"
+import formatting  # noqa: E402
+from formatting import fmt_gbps, md_table  # noqa: E402
 
 
 def pow2(n):
-    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else f"{n:.0e}".replace("e+0", "e")
+    return formatting.pow2(n, formatting.e_rounded)
 
 
 def tables(benches):
@@ -80,20 +78,20 @@ def render(path, ctx, benches, command=None):
     cub, read = t.get("cub", {}), t.get("ref/read", {})
     lines = [f"# Hand-written kernels beside CUB ({ctx.get('gpu')}, cold, median of the repetitions)", ""]
     lines += [command, ""] if command else []
-    lines += [f"From `{path}`; flush: {ctx.get('l2_flush')}. Each cell: µs, GB/s, ratio to CUB.", "",
-             "| n | cub | " + " | ".join(k[len("cuda/"):] for k in kernels) + " | ref/read |",
-             "|---|" + "---|" * (len(kernels) + 2)]
+    lines += [f"From `{path}`; flush: {ctx.get('l2_flush')}. Each cell: µs, GB/s, ratio to CUB.", ""]
+    rows = []
     for n in sorted(set(cub) | {n for k in kernels for n in t[k]}):
-        cells = [f"{cub[n]:.2f} µs, {g(gbs['cub'][n])}" if n in cub else "-"]
+        cells = [pow2(n), f"{cub[n]:.2f} µs, {fmt_gbps(gbs['cub'][n])}" if n in cub else "-"]
         for k in kernels:
             if n not in t[k]:
                 cells.append("-")
             elif n in cub:
-                cells.append(f"{t[k][n]:.2f}, {g(gbs[k][n])}, **{cub[n] / t[k][n]:.2f}×**")
+                cells.append(f"{t[k][n]:.2f}, {fmt_gbps(gbs[k][n])}, **{cub[n] / t[k][n]:.2f}×**")
             else:
-                cells.append(f"{t[k][n]:.2f}, {g(gbs[k][n])}")
-        cells.append(f"{read[n]:.2f}, {g(gbs['ref/read'][n])}" if n in read else "-")
-        lines.append(f"| {pow2(n)} | " + " | ".join(cells) + " |")
+                cells.append(f"{t[k][n]:.2f}, {fmt_gbps(gbs[k][n])}")
+        cells.append(f"{read[n]:.2f}, {fmt_gbps(gbs['ref/read'][n])}" if n in read else "-")
+        rows.append(cells)
+    lines += md_table(["n", "cub"] + [k[len("cuda/"):] for k in kernels] + ["ref/read"], rows)
     return "\n".join(lines + targets(t)) + "\n"
 
 

@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_json  # noqa: E402
+from formatting import md_table, pow2  # noqa: E402
 
 
 def rows(path):
@@ -34,10 +35,6 @@ def rows(path):
     return out
 
 
-def pow2(n):
-    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
-
-
 def main():
     one = rows(sys.argv[1])
     extra = [(a.split("=", 1)[0], rows(a.split("=", 1)[1])) for a in sys.argv[2:]]
@@ -46,11 +43,7 @@ def main():
     head = ["n", "cuda/onepass µs (1 GPU)", f"nccl/onepass µs (G={g:g})" if g else "nccl/onepass µs",
             "GB/s", "× 1 GPU", "scaling_eff (n/G)", "local µs", "combine µs",
             "nccl/onepass/reduce µs", "nccl/cub µs"] + [f"{label} µs" for label, _ in extra]
-    print(bench_json.stamp(__file__))
-    print()
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
-    wins = []
+    wins, table = [], []
     for n in sizes:
         c1 = one.get(("cuda/onepass", n))
         nc = one.get(("nccl/onepass", n))
@@ -67,9 +60,12 @@ def main():
         for _, other in extra:
             o = other.get(("nccl/onepass", n))
             cells.append(f"{o['median_us']:.2f}" if o else "–")
-        print("| " + " | ".join(cells) + " |")
+        table.append(cells)
         if t1 and tg:
             wins.append((n, tg < t1))
+    print(bench_json.stamp(__file__))
+    print()
+    print("\n".join(md_table(head, table)))
     start = None
     for n, win in reversed(wins):
         if not win:

@@ -16,9 +16,13 @@ are the warm-up).
 """
 import csv
 import io
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from formatting import md_table, pow2  # noqa: E402
 
 METRICS = {
     "gpu__time_duration.sum": "time (µs)",
@@ -107,17 +111,15 @@ def main():
         metrics = known(PIPES)
     build, out_md, cases = args[0], args[1], args[2:]
     RAW_PREFIX = out_md.removesuffix(".md") + "_raw_"
-    lines = ["| backend | n | kernel | " + " | ".join(metrics.values()) + " |",
-             "|---|---|---|" + "---|" * len(metrics)]
+    rows = []
     for case in cases:
         backend, n_text = case.rsplit(":", 1)
         n = parse_n(n_text)
         units, kernels = profile(build, backend, n, metrics)
         for name, r in kernels.items():
             short = re.sub(r"\(.*", "", name)[:60]
-            cells = [fmt(m, r[m], units[m]) for m in metrics]
-            lines.append(f"| {backend} | 2^{n.bit_length() - 1 if n & (n - 1) == 0 else n} | `{short}` | " + " | ".join(cells) + " |")
-    text = "\n".join(lines) + "\n"
+            rows.append([backend, pow2(n), f"`{short}`"] + [fmt(m, r[m], units[m]) for m in metrics])
+    text = "\n".join(md_table(["backend", "n", "kernel"] + list(metrics.values()), rows)) + "\n"
     with open(out_md, "w") as f:
         f.write(text)
     print(text)

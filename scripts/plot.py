@@ -38,6 +38,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from bench_json import BadInput, load, parse_name, stamp  # noqa: E402
+from formatting import fmt_n_long, fmt_ratio, fmt_us, md_table  # noqa: E402
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_NO_MATPLOTLIB = 0, 2, 3
 BASELINE = "cub"
@@ -139,10 +140,6 @@ def is_host(backend):
     return backend.startswith("cpu/")
 
 
-def fmt_ratio(v):
-    return "{:.2f}".format(v) if v >= 0.1 else "{:.2g}".format(v)
-
-
 def ceiling_of(sweep, mode):
     """(label, {n: GB/s} or None, constant GB/s or None) for the % of ceiling chart."""
     ref = sweep.series(mode, CEILING)
@@ -159,15 +156,6 @@ def machine(sweep):
     if gpus:
         return ", ".join(gpus)
     return "host {} (no GPU)".format(", ".join(sweep.hosts) or "unknown")
-
-
-def fmt_n(n):
-    p = n.bit_length() - 1
-    return "{:,} (2^{})".format(n, p) if n == 1 << p else "{:,}".format(n)
-
-
-def fmt_us(t):
-    return "{:.2f}".format(t) if t < 1000 else "{:,.0f}".format(t)
 
 
 # --------------------------------------------------------------------------------------------
@@ -193,42 +181,40 @@ def summary(sweep, modes, selected, notes, command=None):
         label, ref_at, peak = ceiling_of(sweep, mode)
         base = sweep.series(mode, BASELINE)
         lines += ["### Fastest backend at each n", ""]
-        header = "| n | fastest | time (us) | GB/s |"
-        rule = "|---:|---|---:|---:|"
+        header = ["n", "fastest", "time (us)", "GB/s"]
         if label:
-            header += " % of {} |".format(CEILING if ref_at else "peak")
-            rule += "---:|"
+            header.append("% of {}".format(CEILING if ref_at else "peak"))
         if base:
-            header += " vs {} |".format(BASELINE)
-            rule += "---:|"
-        lines += [header, rule]
+            header.append("vs {}".format(BASELINE))
+        rows = []
         for n in sweep.sizes(mode):
             contenders = [(sweep.series(mode, b)[n].time_us, b) for b in backends if n in sweep.series(mode, b)]
             if not contenders:
                 continue
             t, best = min(contenders)
             p = sweep.series(mode, best)[n]
-            row = "| {} | {} | {} | {:.1f} |".format(fmt_n(n), best, fmt_us(t), p.gbps)
+            row = [fmt_n_long(n), best, fmt_us(t), "{:.1f}".format(p.gbps)]
             if label:
                 c = None if is_host(best) else (ref_at.get(n) if ref_at else peak)
-                row += " {} |".format("{:.1f}%".format(100.0 * p.gbps / c) if c else "-")
+                row.append("{:.1f}%".format(100.0 * p.gbps / c) if c else "-")
             if base:
-                row += " {} |".format(fmt_ratio(base[n].time_us / t) + "x" if n in base and t > 0 else "-")
-            lines.append(row)
+                row.append(fmt_ratio(base[n].time_us / t) + "x" if n in base and t > 0 else "-")
+            rows.append(row)
+        lines += md_table(header, rows, align="rlrrrr")
         lines.append("")
         others = [b for b in backends if b != BASELINE]
         if base and others:
             lines += ["### Speed-up vs {} per n".format(BASELINE), ""]
-            lines.append("| n | {} (us) | {} |".format(BASELINE, " | ".join(others)))
-            lines.append("|---:|---:|{}".format("---:|" * len(others)))
+            rows = []
             for n in sweep.sizes(mode):
                 if n not in base:
                     continue
-                cells = []
+                cells = [fmt_n_long(n), fmt_us(base[n].time_us)]
                 for b in others:
                     pt = sweep.series(mode, b).get(n)
                     cells.append(fmt_ratio(base[n].time_us / pt.time_us) if pt and pt.time_us > 0 else "-")
-                lines.append("| {} | {} | {} |".format(fmt_n(n), fmt_us(base[n].time_us), " | ".join(cells)))
+                rows.append(cells)
+            lines += md_table(["n", "{} (us)".format(BASELINE)] + others, rows, align="r" * (len(others) + 2))
             lines.append("")
     if sweep.problems:
         lines += ["## Errors and skips", ""]

@@ -9,8 +9,8 @@ GPU backends, the host's best CPU backend and its read ceiling (`ref/cpu_read`, 
 the two checks established over the whole sweep. With --check it changes nothing and exits 1
 when the README differs from what it would write: a figure typed by hand, or a sweep replaced
 without regenerating. Reads the JSON (gzipped where the path ends in .gz) through bench_json.py and
-plot.py (standard library only). The block names the sweep and its command file (the sweep's path
-without .gz, .json replaced by .command.txt).
+plot.py, writes it through formatting.py (standard library only). The block names the sweep and its
+command file (the sweep's path without .gz, .json replaced by .command.txt).
 """
 import argparse
 import os
@@ -19,7 +19,8 @@ import sys
 HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, HERE)
 from bench_json import BadInput, load, parse_name  # noqa: E402
-from plot import fmt_n, fmt_us, read_sweeps  # noqa: E402
+from formatting import fmt_n_long, fmt_us, md_table  # noqa: E402
+from plot import read_sweeps  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 DEFAULT_SWEEP = "results/h200/baseline.json.gz"
@@ -69,13 +70,12 @@ def block(path):
              "Cold, medians of {} per benchmark, from [{}]({}) (its command: `{}`); made by "
              "`scripts/readme_results.py`. Each cell: µs, then the ratio to CUB (CUB's time over the row's; above 1 "
              "is faster).".format(sweep.reps_note(), path, path, command_file(path)),
-             "",
-             "| n | cub µs | " + " | ".join(GPU) + " | ref/read GB/s | best CPU backend GB/s (hot) | ref/cpu_read GB/s (hot) |",
-             "|" + "---|" * (len(GPU) + 5)]
+             ""]
+    rows = []
     for n in SIZES:
         if n not in cub:
             continue
-        cells = [fmt_n(n), fmt_us(cub[n].time_us)]
+        cells = [fmt_n_long(n), fmt_us(cub[n].time_us)]
         for b in GPU:
             p = sweep.series("cold", b).get(n)
             cells.append("{} ({:.2f}×)".format(fmt_us(p.time_us), cub[n].time_us / p.time_us) if p else "–")
@@ -84,7 +84,9 @@ def block(path):
                    key=lambda t: t[0].gbps, default=None)
         cells.append("{:.1f} (`{}`)".format(best[0].gbps, best[1]) if best else "–")
         cells.append("{:.1f}".format(cpu_read[n].gbps) if n in cpu_read else "–")
-        lines.append("| " + " | ".join(cells) + " |")
+        rows.append(cells)
+    head = ["n", "cub µs"] + GPU + ["ref/read GB/s", "best CPU backend GB/s (hot)", "ref/cpu_read GB/s (hot)"]
+    lines += md_table(head, rows)
     lines += ["", checks_line(benches), END]
     return "\n".join(lines)
 

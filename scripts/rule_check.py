@@ -27,6 +27,7 @@ import statistics
 import sys
 
 import bench_json
+from formatting import md_table
 
 
 def per_rep(path, counter):
@@ -118,16 +119,15 @@ def table(rows, middle, tolerance):
     """rows: (name, rule values, min_time values, middle cells); the verdict is on the medians of
     the values. Returns (lines, worst |ratio - 1|)."""
     cols = ["benchmark", "rule median µs", "min_time median µs", "ratio"] + middle + ["within ±{:g}%".format(100 * tolerance)]
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    worst = 0.0
+    body, worst = [], 0.0
     for name, rule, gb, cells in rows:
         r, g = statistics.median(rule), statistics.median(gb)
         ratio = r / g if g > 0 else float("inf")
         worst = max(worst, abs(ratio - 1))
         verdict = "yes" if abs(ratio - 1) <= tolerance else "**no**"
-        lines.append("| " + " | ".join([name.replace("/manual_time", ""), "{:.3f}".format(r), "{:.3f}".format(g),
-                                         "{:.4f}".format(ratio)] + cells + [verdict]) + " |")
-    return lines, worst
+        body.append([name.replace("/manual_time", ""), "{:.3f}".format(r), "{:.3f}".format(g), "{:.4f}".format(ratio)]
+                    + cells + [verdict])
+    return md_table(cols, body), worst
 
 
 def agree(args):
@@ -152,9 +152,7 @@ def agree(args):
 
 def cv(args):
     means, meds = per_rep(args.file, "real_time"), per_rep(args.file, "median_us")
-    worst = 0.0
-    print("| benchmark | repetitions | cv of the mean | cv of the median | within {:g}% |".format(100 * args.limit))
-    print("|---|---|---|---|---|")
+    worst, body = 0.0, []
     for name, vals in means.items():
         if len(vals) < 2:
             continue
@@ -162,8 +160,10 @@ def cv(args):
         m = meds.get(name, [])
         c_med = statistics.stdev(m) / statistics.mean(m) if len(m) > 1 else float("nan")
         worst = max(worst, c_mean, c_med if c_med == c_med else 0)
-        print("| {} | {} | {:.3f}% | {:.3f}% | {} |".format(name.replace("/manual_time", ""), len(vals), 100 * c_mean,
-                                                          100 * c_med, "yes" if max(c_mean, c_med) <= args.limit else "**no**"))
+        body.append([name.replace("/manual_time", ""), len(vals), "{:.3f}%".format(100 * c_mean),
+                     "{:.3f}%".format(100 * c_med), "yes" if max(c_mean, c_med) <= args.limit else "**no**"])
+    print("\n".join(md_table(["benchmark", "repetitions", "cv of the mean", "cv of the median",
+                               "within {:g}%".format(100 * args.limit)], body)))
     return 0 if worst <= args.limit else 1
 
 

@@ -19,20 +19,16 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_json import BadInput, load, parse_name  # noqa: E402
+import formatting  # noqa: E402
+from formatting import md_table  # noqa: E402
 
 
 def fmt_n(n):
-    if n > 0 and n & (n - 1) == 0:
-        return "2^{}".format(n.bit_length() - 1)
-    if n >= 10000:
-        e = len(str(n)) - 1
-        if n % 10 ** e == 0:
-            return "{}e{}".format(n // 10 ** e, e)
-    return str(n)
+    return formatting.pow2(n, formatting.e_exact)
 
 
 def fmt_us(t):
-    return "{:.2f}".format(t) if t < 1000 else "{:.1f}".format(t)
+    return formatting.fmt_us(t, large="{:.1f}")
 
 
 def natural(text):
@@ -82,9 +78,9 @@ def median_table(table):
     for n in sizes:
         timed = [by_n[n] for b, by_n in rows if not b.startswith("ref/") and isinstance(by_n.get(n), float)]
         best[n] = min(timed) if len(timed) > 1 else None
-    lines = ["| backend | " + " | ".join(fmt_n(n) for n in sizes) + " |", "|---|" + "---:|" * len(sizes)]
+    body = []
     for backend, by_n in rows:
-        cells = []
+        cells = [backend]
         for n in sizes:
             v = by_n.get(n)
             if v is None:
@@ -94,14 +90,13 @@ def median_table(table):
             else:
                 text = fmt_us(v)
                 cells.append("**{}**".format(text) if not backend.startswith("ref/") and v == best[n] else text)
-        lines.append("| {} | ".format(backend) + " | ".join(cells) + " |")
-    return lines
+        body.append(cells)
+    return md_table(["backend"] + [fmt_n(n) for n in sizes], body, align="l" + "r" * len(sizes))
 
 
 def spread_table(items):
     """Markdown: per benchmark of each file, the repetitions' spread. items: [(path, {name: Bench})]."""
-    lines = ["| file | benchmark | repetitions | median µs | min | max | cv % | each repetition (µs) |",
-             "|---|---|---:|---:|---:|---:|---:|---|"]
+    body = []
     for path, benches in items:
         def key(bench):
             parsed = parse_name(bench.name)
@@ -115,10 +110,10 @@ def spread_table(items):
                 continue
             cv = "{:.2f}".format(statistics.stdev(t) / statistics.mean(t) * 100) if len(t) > 1 else "-"
             each = ", ".join("{:.2f}".format(x) for x in t) if len(t) <= 10 else "(more than 10)"
-            lines.append("| `{}` | {} | {} | {} | {} | {} | {} | {} |".format(
-                os.path.basename(path), name, len(t), fmt_us(statistics.median(t)), fmt_us(min(t)), fmt_us(max(t)),
-                cv, each))
-    return lines
+            body.append(["`{}`".format(os.path.basename(path)), name, len(t), fmt_us(statistics.median(t)),
+                         fmt_us(min(t)), fmt_us(max(t)), cv, each])
+    return md_table(["file", "benchmark", "repetitions", "median µs", "min", "max", "cv %", "each repetition (µs)"],
+                    body, align="llrrrrrl")
 
 
 def main(argv=None):
