@@ -115,8 +115,10 @@ void expect_compensated_bound(const SumFn& sum) {
     EXPECT_LE(err, 4.0 * 0x1p-24 * ref.sum_abs) << "n = " << ref.n;
   };
   const auto x = random_signed(kEverySizeMax, 123);
-  for (std::int64_t n = 0; n <= kEverySizeMax; n += 7) check(std::span<const float>(x.data(), static_cast<std::size_t>(n)));
-  for (const std::int64_t n : kLargeSizes) check(std::span<const float>(large_random().data(), static_cast<std::size_t>(n)));
+  for (std::int64_t n = 0; n <= kEverySizeMax; n += 7)
+    check(std::span<const float>(x.data(), static_cast<std::size_t>(n)));
+  for (const std::int64_t n : kLargeSizes)
+    check(std::span<const float>(large_random().data(), static_cast<std::size_t>(n)));
 }
 
 void expect_exact_with_outliers(const SumFn& sum) {
