@@ -20,8 +20,9 @@ Ceiling gpu_ceiling(double dram_bytes_per_s, double l2_bytes, double sm_load_byt
   // Time >= the bytes L2 cannot hold at the DRAM peak, and >= all of them at the SMs' load rate.
   const double seconds = std::max(std::max(0.0, bytes - l2_bytes) / dram_bytes_per_s, bytes / sm_load_bytes_per_s);
   const double rate = seconds > 0 ? bytes / seconds : sm_load_bytes_per_s;
-  return {rate, bytes > l2_bytes ? "ceiling of a hot row beyond L2 (" + gbps(rate) + ": the bytes past L2 at the DRAM peak)"
-                                 : "SMs' load rate (" + gbps(rate) + ")"};
+  return {rate, bytes > l2_bytes
+                    ? "ceiling of a hot row beyond L2 (" + gbps(rate) + ": the bytes past L2 at the DRAM peak)"
+                    : "SMs' load rate (" + gbps(rate) + ")"};
 }
 
 Ceiling cpu_ceiling() {
@@ -37,8 +38,8 @@ std::string describe_gpu_ceilings(double dram_bytes_per_s, double l2_bytes, doub
 }
 
 std::string describe_cpu_ceiling() {
-  return std::to_string(std::max(1u, std::thread::hardware_concurrency())) + " logical CPUs x 128 B/clock x 6.5 GHz = " +
-         gbps(cpu_ceiling().bytes_per_s) + "; a row above it fails";
+  return std::to_string(std::max(1u, std::thread::hardware_concurrency())) +
+         " logical CPUs x 128 B/clock x 6.5 GHz = " + gbps(cpu_ceiling().bytes_per_s) + "; a row above it fails";
 }
 
 }  // namespace rb::bench

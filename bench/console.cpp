@@ -36,12 +36,14 @@ std::string verified(const benchmark::BenchmarkReporter::Run& r) {
   std::string out;
   if (counter(r, "exact") == 1) out = "exact, ";
   const double err = counter(r, "rel_err"), tol = counter(r, "rel_tol");
-  if (!std::isnan(err)) out += std::isnan(tol) ? printf_string("err %.1e (no bound)", err) : printf_string("err %.1e <= %.1e", err, tol);
+  if (!std::isnan(err))
+    out += std::isnan(tol) ? printf_string("err %.1e (no bound)", err) : printf_string("err %.1e <= %.1e", err, tol);
   const double calls = counter(r, "checked_calls");
   if (!std::isnan(calls)) out += printf_string(", %.0f calls", calls);
   if (out.empty()) return "timing only";
   if (counter(r, "throttled") == 1) out += ", THROTTLED";
-  if (const double host = counter(r, "host_us"); !std::isnan(host)) out += printf_string(", host %s", format_time(host * 1e-6).c_str());
+  if (const double host = counter(r, "host_us"); !std::isnan(host))
+    out += printf_string(", host %s", format_time(host * 1e-6).c_str());
   if (const double combine = counter(r, "combine_us"); !std::isnan(combine)) {
     out += printf_string(", combine %s", format_time(combine * 1e-6).c_str());
   }
@@ -53,8 +55,9 @@ class Table final : public benchmark::BenchmarkReporter {
   bool ReportContext(const Context& c) override {
     std::ostream& out = GetOutputStream();
     const std::string build = context_value("build_type");
-    std::string line = "reduce_bench " + context_value("reduce_bench_version") + (build.empty() ? "" : " (" + build + ")") +
-                       ", Google Benchmark " + benchmark::GetBenchmarkVersion() + " on " + c.sys_info.name + ": " +
+    std::string line = "reduce_bench " + context_value("reduce_bench_version") +
+                       (build.empty() ? "" : " (" + build + ")") + ", Google Benchmark " +
+                       benchmark::GetBenchmarkVersion() + " on " + c.sys_info.name + ": " +
                        std::to_string(c.cpu_info.num_cpus) + " CPUs" +
                        printf_string(" at %.0f MHz", c.cpu_info.cycles_per_second / 1e6);
     if (!c.cpu_info.load_avg.empty()) line += printf_string(", load %.2f", c.cpu_info.load_avg.front());
@@ -103,8 +106,9 @@ class Table final : public benchmark::BenchmarkReporter {
     const double precision = counter(r, "precision");
     const bool short_of = counter(r, "target_met", 1) == 0;
     line += std::isnan(precision) ? std::string(9, ' ')
-            : std::isinf(precision) || precision >= 10 ? printf_string(" %7s%c", std::isinf(precision) ? "-" : ">999%", short_of ? '*' : ' ')
-                                    : printf_string(" %6.2f%%%c", 100 * precision, short_of ? '*' : ' ');
+            : std::isinf(precision) || precision >= 10
+                ? printf_string(" %7s%c", std::isinf(precision) ? "-" : ">999%", short_of ? '*' : ' ')
+                : printf_string(" %6.2f%%%c", 100 * precision, short_of ? '*' : ' ');
     const double samples = counter(r, "samples");
     line += std::isnan(samples) ? std::string(9, ' ') : printf_string(" %8.0f", samples);
     return line + "  " + verified(r);

@@ -13,7 +13,7 @@ namespace rb::bench {
 
 enum class Determinism { not_guaranteed, run_to_run, gpu_to_gpu };
 
-// A backend definition (CpuBackendDef, gpu::GpuBackendDef) with its promise stated; a definition
+// A backend definition (BackendDef, bench/definition.hpp) with its promise stated; a definition
 // that states none promises run_to_run.
 template <class Def>
 Def promising(Determinism d, Def def) {

@@ -40,8 +40,10 @@ extern "C" void on_interrupt(int sig) {
   sigemptyset(&dfl.sa_mask);
   sigaction(SIGINT, &dfl, nullptr);
   sigaction(SIGTERM, &dfl, nullptr);
-  static constexpr char kInt[] = "\nreduce_bench: SIGINT: ending the current benchmark, skipping the rest; again to stop at once\n";
-  static constexpr char kTerm[] = "\nreduce_bench: SIGTERM: ending the current benchmark, skipping the rest; again to stop at once\n";
+  static constexpr char kInt[] =
+      "\nreduce_bench: SIGINT: ending the current benchmark, skipping the rest; again to stop at once\n";
+  static constexpr char kTerm[] =
+      "\nreduce_bench: SIGTERM: ending the current benchmark, skipping the rest; again to stop at once\n";
   if (sig == SIGINT) (void)!write(STDERR_FILENO, kInt, sizeof kInt - 1);
   else (void)!write(STDERR_FILENO, kTerm, sizeof kTerm - 1);
   errno = saved_errno;

@@ -16,7 +16,7 @@
 #include "bench/gpu/context.hpp"
 #include "bench/interrupt.hpp"
 #include "bench/measure.hpp"
-#include "bench/nccl/launch.hpp"
+#include "bench/launch.hpp"
 #include "bench/options.hpp"
 #include "bench/progress.hpp"
 #include "bench/registry.hpp"
@@ -85,7 +85,8 @@ void note_unavailable(const std::vector<BackendEntry>& entries, const std::strin
   }
   if (no_gpu == 0 && other_count == 0) return;
   std::string line = "unavailable here:";
-  if (no_gpu > 0) line += " " + std::to_string(no_gpu) + " GPU backends (no usable GPU: above)" + (other_count ? ";" : "");
+  if (no_gpu > 0)
+    line += " " + std::to_string(no_gpu) + " GPU backends (no usable GPU: above)" + (other_count ? ";" : "");
   if (other_count > 0) line += " " + std::to_string(other_count) + " (" + others + ")";
   add_console_note(fit(line, kConsoleWidth - 26) + "; --list_backends says why");
 }
@@ -113,12 +114,15 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
                              ? "Google Benchmark's --benchmark_min_time rule, one sample per iteration"
                              : describe_rule(r);
   if (session.options().compare_min_time > 0) {
-    sampling += "; rows named .../min_time:T/manual_time: Google Benchmark's rule with min time T, one sample per iteration";
+    sampling +=
+        "; rows named .../min_time:T/manual_time: Google Benchmark's rule with min time T, one sample per iteration";
   }
   set_context("sampling", sampling);
-  add_console_note("sampling: " + (session.options().user_min_time ? std::string("Google Benchmark's --benchmark_min_time rule")
-                                                                   : summarize_rule(r)));
-  add_console_note("verified: every call within its stated bound, and an exact check per backend and n (docs/methodology.md)");
+  add_console_note("sampling: " + (session.options().user_min_time
+                                       ? std::string("Google Benchmark's --benchmark_min_time rule")
+                                       : summarize_rule(r)));
+  add_console_note(
+      "verified: every call within its stated bound, and an exact check per backend and n (docs/methodology.md)");
   add_backend_context(entries);
   note_unavailable(entries, gpu_why_not);
   add_gpu_context();
@@ -128,7 +132,8 @@ constexpr std::size_t kListed = 20;
 
 // The benchmarks the stopping rule left short of its target, with the precision they reached.
 void print_short_of(const Session& session, int sampled, const std::vector<const Outcome*>& short_of) {
-  std::fprintf(stderr, "reduce_bench: %d of %d benchmarks reached +-%g%% (95%% CI of the median) and their minimum samples%s\n",
+  std::fprintf(stderr,
+               "reduce_bench: %d of %d benchmarks reached +-%g%% (95%% CI of the median) and their minimum samples%s\n",
                sampled - static_cast<int>(short_of.size()), sampled, 100 * session.options().rule.target,
                short_of.empty() ? "" : "; not reached:");
   for (std::size_t i = 0; i < short_of.size() && i < kListed; ++i) {
@@ -171,9 +176,11 @@ void summarize_sampling(const Session& session, const std::vector<Outcome>& all)
   if (sampled > 0) print_short_of(session, sampled, short_of);
   print_disagreeing(all);
   if (throttled.empty()) return;
-  std::fprintf(stderr, "reduce_bench: %zu benchmarks ran with the SM clock below %.0f%% of its maximum (sm_mhz in the JSON):",
+  std::fprintf(stderr,
+               "reduce_bench: %zu benchmarks ran with the SM clock below %.0f%% of its maximum (sm_mhz in the JSON):",
                throttled.size(), 100 * kThrottleFraction);
-  for (std::size_t i = 0; i < throttled.size() && i < kListed; ++i) std::fprintf(stderr, " %s", throttled[i]->name.c_str());
+  for (std::size_t i = 0; i < throttled.size() && i < kListed; ++i)
+    std::fprintf(stderr, " %s", throttled[i]->name.c_str());
   std::fprintf(stderr, "%s\n", throttled.size() > kListed ? " ..." : "");
 }
 
@@ -205,12 +212,15 @@ int summarize(const Session& session) {
     no_bound += o.accuracy == Check::no_bound;
     checked_calls += o.checked_calls;
   }
-  std::fprintf(stderr,
-               "reduce_bench: %d measured: %d exact, %d within stated bound, %d without a bound; %d timing only, %d skipped, "
-               "%d failed\n",
-               measured + failed, exact, within, no_bound, timing_only, skipped, failed);
-  std::fprintf(stderr, "reduce_bench: %lld calls checked (every timed call, warm-up and exact-check call); exact checks took %.1f s\n",
-               static_cast<long long>(checked_calls), session.exact_seconds());
+  std::fprintf(
+      stderr,
+      "reduce_bench: %d measured: %d exact, %d within stated bound, %d without a bound; %d timing only, %d skipped, "
+      "%d failed\n",
+      measured + failed, exact, within, no_bound, timing_only, skipped, failed);
+  std::fprintf(
+      stderr,
+      "reduce_bench: %lld calls checked (every timed call, warm-up and exact-check call); exact checks took %.1f s\n",
+      static_cast<long long>(checked_calls), session.exact_seconds());
   summarize_sampling(session, all);
   if (failed > 0) return kExitFailed;
   if (measured == 0 && timing_only == 0) {
@@ -280,7 +290,8 @@ int run(int argc, char** argv) {
   const auto console = launch().rank != 0 ? silent_reporter()
                                           : make_console_reporter(options.user_console_flags || options.list_tests);
   install_interrupt_handlers();
-  const std::size_t ran = console ? benchmark::RunSpecifiedBenchmarks(console.get()) : benchmark::RunSpecifiedBenchmarks();
+  const std::size_t ran =
+      console ? benchmark::RunSpecifiedBenchmarks(console.get()) : benchmark::RunSpecifiedBenchmarks();
   Progress::get().finish();
   benchmark::Shutdown();
   release_gpu();

@@ -62,7 +62,8 @@ double parse_precision(const std::string& text) {
   auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
   if (ec == std::errc() && ptr == number.data() + number.size() && percent) v /= 100;
   if (ec != std::errc() || ptr != number.data() + number.size() || !(v > 0 && v < 1)) {
-    throw UsageError("invalid --precision '" + text + "': expected a fraction in (0, 1) or a percentage, e.g. 0.005 or 0.5%");
+    throw UsageError("invalid --precision '" + text +
+                     "': expected a fraction in (0, 1) or a percentage, e.g. 0.005 or 0.5%");
   }
   return v;
 }
@@ -104,7 +105,8 @@ double parse_seconds(const std::string& flag, const std::string& text) {
     throw UsageError("invalid " + flag + " '" + text + "': expected a positive time, e.g. 0.25s or 250ms");
   }
   // Every time flag caps something: inf (or a typo of hours) would let one benchmark run forever.
-  if (!(v * scale <= kMaxSeconds)) throw UsageError("invalid " + flag + " '" + text + "': at most 3600s (an hour per benchmark)");
+  if (!(v * scale <= kMaxSeconds))
+    throw UsageError("invalid " + flag + " '" + text + "': at most 3600s (an hour per benchmark)");
   return v * scale;
 }
 
@@ -214,7 +216,9 @@ const std::vector<Flag>& flags() {
        "diagnostic: the GPU spin kernel's head start before each start event,\n"
        "hot and cold (default 60 hot, 20 cold: docs/methodology.md)"},
       {"--flush_passes", "N", false,
-       [](Options& o, const std::string& v) { o.flush_passes = static_cast<int>(parse_amount("--flush_passes", v, 16)); },
+       [](Options& o, const std::string& v) {
+         o.flush_passes = static_cast<int>(parse_amount("--flush_passes", v, 16));
+       },
        "diagnostic: reads of the 2x-L2 buffer before each cold sample (default 2)"},
       {"--page_touch_mib", "MIB", false,
        [](Options& o, const std::string& v) { o.page_touch_mib = parse_amount("--page_touch_mib", v, 1 << 20); },
@@ -224,8 +228,8 @@ const std::vector<Flag>& flags() {
        "diagnostic: append every sample as name,run,index,ns,at_ns to FILE"},
       {"--list_backends", "", false, [](Options& o, const std::string&) { o.list_backends = true; },
        "list every backend, and why any is unavailable here, then exit"},
-      {"--help", "", false, [](Options& o, const std::string&) { o.help = true; },
-       "this text, then Google Benchmark's", "-h"},
+      {"--help", "", false, [](Options& o, const std::string&) { o.help = true; }, "this text, then Google Benchmark's",
+       "-h"},
   };
   return table;
 }

@@ -32,7 +32,7 @@ struct Options {
   bool list_tests = false;          // --benchmark_list_tests given: do not touch data
   int gpus = 1;                     // --gpus: GPUs per process of the collective rows; 0 = all visible
   bool gpus_given = false;          // --gpus given: the collective rows run in a single process
-  std::string rendezvous;           // --rendezvous: file:PATH or tcp:HOST:PORT (bench/nccl/rendezvous.hpp)
+  std::string rendezvous;           // --rendezvous: file:PATH or tcp:HOST:PORT (docs/multi-gpu.md)
   // Diagnostics (docs/methodology.md): how a GPU sample is prepared, and a record of every sample.
   // A negative value keeps the measured default of the code that reads it.
   double spin_us = -1;              // --spin_us: the spin kernel's head start before each start event

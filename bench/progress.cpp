@@ -47,7 +47,9 @@ void Progress::begin(const std::string& name) {
   if (counted_runs_) {
     done = runs_done_ * benchmarks_ / std::max<std::int64_t>(1, runs_total_);
     if (runs_done_ > 0) {
-      left = ", ~" + clock_text(elapsed / static_cast<double>(runs_done_) * static_cast<double>(runs_total_ - runs_done_)) + " left";
+      left = ", ~" +
+             clock_text(elapsed / static_cast<double>(runs_done_) * static_cast<double>(runs_total_ - runs_done_)) +
+             " left";
     }
   } else {
     done = static_cast<std::int64_t>(names_.size()) - 1;

@@ -1,20 +1,19 @@
 #pragma once
 // Self-registration: an adapter file registers its backends with one line at namespace scope,
 //   RB_REGISTER_BACKEND(cpu_function<&my_sum>("cpu/my_sum", lanes(Accumulator::f32, 1)));
-// The expression is a CpuBackendDef, a gpu::GpuBackendDef, or a std::vector of either (several
-// rows of one file, in their order). It is kept unevaluated until the backends are bound, after
-// main() has started: it may check CPU features, read configure-time reasons or throw.
+// The expression is a BackendDef<T> (bench/definition.hpp) or a std::vector of them (several rows
+// of one file, in their order). It is kept unevaluated until the backends are bound, after main()
+// has started: it may check CPU features, read configure-time reasons or throw.
 // The sweep order (bench/registry.hpp) does not depend on the order files are linked in.
-// Include bench/cpu/backend.hpp or bench/gpu/backend.hpp, which declare the two overloads of
-// register_backends that the macro picks from.
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "bench/definition.hpp"
 
 namespace rb::bench::detail {
 
@@ -39,8 +38,9 @@ bool add_registration(std::function<std::vector<Def>()> make, const char* where)
   return true;
 }
 
-// Evaluates the registrations and orders them by the name of each one's first backend, keeping
-// the order within one registration: link order (the order of static initialisation) never shows.
+// Evaluates the registrations and orders them by the strategy of each one's first backend (CPU
+// rows, then one-GPU rows, then rows across GPUs) and then by its name, keeping the order within
+// one registration: link order (the order of static initialisation) never shows.
 // A name registered twice throws, naming both places.
 template <class Def>
 std::vector<Def> evaluate(const std::vector<Registration<Def>>& registrations) {
@@ -50,29 +50,42 @@ std::vector<Def> evaluate(const std::vector<Registration<Def>>& registrations) {
   };
   std::vector<Evaluated> all;
   for (const auto& r : registrations) all.push_back({r.make(), r.where});
-  const auto key = [](const Evaluated& e) { return e.defs.empty() ? std::string() : e.defs.front().name; };
+  const auto key = [](const Evaluated& e) {
+    return e.defs.empty() ? std::pair<std::size_t, std::string>()
+                          : std::pair(e.defs.front().measure.index(), e.defs.front().name);
+  };
   std::stable_sort(all.begin(), all.end(), [&](const Evaluated& a, const Evaluated& b) { return key(a) < key(b); });
   std::vector<Def> out;
   std::map<std::string, const char*> seen;
   for (auto& e : all) {
     for (auto& def : e.defs) {
       const auto [it, fresh] = seen.emplace(def.name, e.where);
-      if (!fresh) throw std::logic_error("backend '" + def.name + "' is registered twice: " + it->second + " and " + e.where);
+      if (!fresh)
+        throw std::logic_error("backend '" + def.name + "' is registered twice: " + it->second + " and " + e.where);
       out.push_back(std::move(def));
     }
   }
   return out;
 }
 
-// Hands `make` (returning a std::vector of defs) to the register_backends overload for its def
-// type, found by argument-dependent lookup.
+// Keeps `make` (returning a std::vector<BackendDef<T>>, backend_list's result) with the
+// registrations of its element type.
 template <class F>
 bool register_lazily(F make, const char* where) {
-  using Defs = std::invoke_result_t<F>;
-  return register_backends(std::function<Defs()>(std::move(make)), where);
+  return add_registration(std::function(std::move(make)), where);
 }
 
 }  // namespace rb::bench::detail
+
+namespace rb::bench {
+
+// Every registered definition of element type T, evaluated now, in sweep order.
+template <class T>
+std::vector<BackendDef<T>> registered_defs() {
+  return detail::evaluate(detail::registrations<BackendDef<T>>());
+}
+
+}  // namespace rb::bench
 
 #define RB_REGISTRATION_CAT2(a, b) a##b
 #define RB_REGISTRATION_CAT(a, b) RB_REGISTRATION_CAT2(a, b)

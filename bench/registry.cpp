@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <regex>
-#include <set>
-#include <stdexcept>
 
 #include "bench/cpu/runner.hpp"
 #include "bench/gpu/context.hpp"
@@ -24,16 +22,36 @@ void for_each_case(const std::vector<BackendEntry>& entries, const Options& opti
   }
 }
 
-}  // namespace
-
-std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu_why_not) {
-  auto entries = bind_cpu_backends(session, registered_cpu_backends());
-  for (auto& e : bind_registered_gpu_backends(session, gpu_why_not)) entries.push_back(std::move(e));
-  std::set<std::string> names;
-  for (const auto& e : entries) {
-    if (!names.insert(e.name).second) throw std::logic_error("backend '" + e.name + "' is registered as CPU and GPU backend");
+// `probe_gpu`: probe the device (and say why it cannot run GPU rows) even when no GPU row is bound.
+std::vector<BackendEntry> bind(Session& session, std::vector<BackendDef<float>> defs, std::string& gpu_why_not,
+                               bool probe_gpu) {
+  std::vector<BackendEntry> entries;
+  std::vector<BackendDef<float>> on_gpus;
+  for (auto& def : defs) {
+    if (def.on_cpu()) entries.push_back(bind_on_cpu(session, std::move(def)));
+    else on_gpus.push_back(std::move(def));
+  }
+  gpu_why_not.clear();
+  if (probe_gpu || !on_gpus.empty()) {
+    for (auto& e : bind_gpu_rows(session, std::move(on_gpus), gpu_why_not)) entries.push_back(std::move(e));
   }
   return entries;
+}
+
+}  // namespace
+
+std::vector<BackendEntry> bind_backends(Session& session, std::vector<BackendDef<float>> defs,
+                                        std::string& gpu_why_not) {
+  return bind(session, std::move(defs), gpu_why_not, false);
+}
+
+std::vector<BackendEntry> bind_backends(Session& session, std::vector<BackendDef<float>> defs) {
+  std::string gpu_why_not;
+  return bind_backends(session, std::move(defs), gpu_why_not);
+}
+
+std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu_why_not) {
+  return bind(session, registered_defs<float>(), gpu_why_not, true);
 }
 
 std::vector<Case> select_cases(const std::vector<BackendEntry>& entries, const Options& options,
@@ -63,7 +81,8 @@ std::vector<Case> select_cases(const std::vector<BackendEntry>& entries, const O
 void register_cases(const std::vector<Case>& cases, const std::vector<BackendEntry>& entries,
                     double compare_min_time) {
   for (const auto& base : cases) {
-    const auto e = std::find_if(entries.begin(), entries.end(), [&](const BackendEntry& x) { return x.name == base.backend; });
+    const auto e =
+        std::find_if(entries.begin(), entries.end(), [&](const BackendEntry& x) { return x.name == base.backend; });
     std::vector<Case> runs = {base};
     if (compare_min_time > 0) {
       runs.push_back(base);

@@ -4,9 +4,10 @@
 // these names: renaming a backend is a format change.
 //
 // The sweep order, whatever order the adapter files were linked in: the CPU backends, then the
-// GPU backends; on each side the registrations (one RB_REGISTER_BACKEND each, bench/
-// registration.hpp) sorted by the name of their first backend, the rows of one registration in
-// the order it lists them (the cuda/ variants are one table, in progression order).
+// one-GPU backends, then the rows across GPUs; within each the registrations (one
+// RB_REGISTER_BACKEND each, bench/registration.hpp) sorted by the name of their first backend,
+// the rows of one registration in the order it lists them (the cuda/ variants are one table, in
+// progression order).
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/definition.hpp"
 #include "bench/determinism.hpp"
 #include "bench/options.hpp"
 #include "bench/session.hpp"
@@ -28,15 +30,21 @@ struct BackendEntry {
   // Which default sizes it runs (--sizes runs any); empty: all of them.
   std::function<bool(std::int64_t)> default_size;
   Determinism determinism = Determinism::run_to_run;  // what its sums promise, checked every run
-  // Its sample spans the GPUs of every rank (a collective row, bench/gpu/loops.hpp): under a
-  // launcher only these run, and in one process only with --gpus (bench/nccl/launch.hpp).
+  // Its sample spans the GPUs of every rank (AcrossGpus, bench/definition.hpp): under a launcher
+  // only these run, and in one process only with --gpus (bench/launch.hpp).
   bool collective = false;
   std::function<void(benchmark::State&, const Case&)> run;
 };
 
-// Every registered backend bound to the session, in sweep order. Without a usable GPU (or
-// without CUDA in this build) the GPU entries are unavailable, or absent, and `gpu_why_not` says
-// why. A name registered twice throws std::logic_error.
+// Binds definitions to the session, in their order, each to the loop of its strategy
+// (bench/definition.hpp). Without a usable GPU (or without CUDA in this build) the GPU entries
+// are unavailable and `gpu_why_not` says why; it stays empty when no GPU row is bound.
+std::vector<BackendEntry> bind_backends(Session& session, std::vector<BackendDef<float>> defs,
+                                        std::string& gpu_why_not);
+std::vector<BackendEntry> bind_backends(Session& session, std::vector<BackendDef<float>> defs);
+
+// Every registered backend bound to the session, in sweep order. A name registered twice throws
+// std::logic_error.
 std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu_why_not);
 
 // The cases of the available entries whose names pass the filter (Google Benchmark's syntax:

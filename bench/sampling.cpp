@@ -290,8 +290,8 @@ namespace {
 std::string cap_text(const StopRule& r) {
   char buf[160];
   if (r.timeout_seconds > r.max_seconds) {
-    std::snprintf(buf, sizeof buf, "at most %g s per benchmark unless the target is projected within %g s", r.max_seconds,
-                  r.timeout_seconds);
+    std::snprintf(buf, sizeof buf, "at most %g s per benchmark unless the target is projected within %g s",
+                  r.max_seconds, r.timeout_seconds);
   } else {
     std::snprintf(buf, sizeof buf, "at most %g s per benchmark", r.timeout_seconds);
   }
@@ -302,11 +302,12 @@ std::string cap_text(const StopRule& r) {
 
 std::string describe_rule(const StopRule& r) {
   char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "until the 95%% CI of the median (order statistics over the effective sample count k (1 - r1) / (1 + r1), r1 "
-                "the lag-1 rank autocorrelation's upper bound; at least 1.96 IQR / sqrt(k_eff)) is within +-%g%%, at least "
-                "%lld and at most %lld samples, ",
-                100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples));
+  std::snprintf(
+      buf, sizeof buf,
+      "until the 95%% CI of the median (order statistics over the effective sample count k (1 - r1) / (1 + r1), r1 "
+      "the lag-1 rank autocorrelation's upper bound; at least 1.96 IQR / sqrt(k_eff)) is within +-%g%%, at least "
+      "%lld and at most %lld samples, ",
+      100 * r.target, static_cast<long long>(r.min_samples), static_cast<long long>(r.max_samples));
   return buf + cap_text(r) + "; real_time = median of the samples";
 }
 

@@ -53,7 +53,8 @@ ChunkSource Session::exact_source(int set) const {
 }
 
 std::uint64_t Session::exact_seed(int set) const noexcept {
-  return set == 0 ? options_.seed : rb::synth::mix(options_.seed + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(set));
+  return set == 0 ? options_.seed
+                  : rb::synth::mix(options_.seed + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(set));
 }
 
 const float* Session::read_chunk(std::int64_t b, std::int64_t e, float* scratch) const {
@@ -73,7 +74,8 @@ std::string Session::input_description() const {
   if (file_) d = "file " + file_->path + " (" + std::to_string(file_->count) + " float32 values)";
   else if (options_.dist == Dist::harmonic) d = "synthetic harmonic x[i] = 1/(i+1)";
   else if (options_.dist == Dist::uniform) d = "synthetic uniform [-1, 1), seed " + std::to_string(options_.seed);
-  else if (options_.dist == Dist::normal) d = "synthetic normal (Irwin-Hall of 4), seed " + std::to_string(options_.seed);
+  else if (options_.dist == Dist::normal)
+    d = "synthetic normal (Irwin-Hall of 4), seed " + std::to_string(options_.seed);
   else d = "synthetic nonzero integers in [-8, 8], seed " + std::to_string(options_.seed);
   if (options_.offset != 0) d += ", starting " + std::to_string(options_.offset) + " floats past alignment";
   return d;
@@ -150,7 +152,8 @@ const float* Session::host_data(std::int64_t n) {
       if (s <= want && s <= room) cap = std::max(cap, s);
     }
     if (cap < want) {
-      host_.limit = "of host memory for the input, " + format_bytes(std::max(0.0, static_cast<double>(room) * 4)) + " available";
+      host_.limit =
+          "of host memory for the input, " + format_bytes(std::max(0.0, static_cast<double>(room) * 4)) + " available";
     }
     try {
       HostBuffer buf(cap + options_.offset + kPadFloats);  // the mapping is zero-filled: the padding too
@@ -162,8 +165,9 @@ const float* Session::host_data(std::int64_t n) {
     }
   }
   if (n > host_.count) {
-    throw Skip("n = " + std::to_string(n) + (host_.limit.empty() ? " was not selected"
-                                              : " needs " + format_bytes(4.0 * static_cast<double>(n)) + " " + host_.limit));
+    throw Skip("n = " + std::to_string(n) +
+               (host_.limit.empty() ? " was not selected"
+                                    : " needs " + format_bytes(4.0 * static_cast<double>(n)) + " " + host_.limit));
   }
   return host_.buffer.data() + options_.offset;
 }
@@ -259,8 +263,10 @@ std::vector<Outcome> Session::benchmarks() const {
     const double precision = std::max(kept.precision, o.precision);
     const bool target_met = both_sampled ? kept.target_met && o.target_met : kept.target_met || o.target_met;
     const bool throttled = kept.throttled || o.throttled;
-    const double lowest_high = o.samples > 0 ? std::min(kept.lowest_high, o.median * (1 + o.precision)) : kept.lowest_high;
-    const double highest_low = o.samples > 0 ? std::max(kept.highest_low, o.median * (1 - o.precision)) : kept.highest_low;
+    const double lowest_high =
+        o.samples > 0 ? std::min(kept.lowest_high, o.median * (1 + o.precision)) : kept.lowest_high;
+    const double highest_low =
+        o.samples > 0 ? std::max(kept.highest_low, o.median * (1 - o.precision)) : kept.highest_low;
     const std::int64_t checked_calls = kept.checked_calls + o.checked_calls;
     if (rank(o.kind) > rank(kept.kind)) kept = o;
     kept.lowest_high = lowest_high;

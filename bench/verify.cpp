@@ -68,20 +68,23 @@ Verdict check_exact(double got, const Reference& exact) {
   v.rel_err = relative(std::fabs(got - exact.sum), exact.sum_abs);
   v.rel_tol = 0.0;
   if (!v.ok) {
-    v.message = format("exact check failed: the integer input (--dist=integers) sums to %.17g, got %.17g", exact.sum, got);
+    v.message =
+        format("exact check failed: the integer input (--dist=integers) sums to %.17g, got %.17g", exact.sum, got);
   }
   return v;
 }
 
 Repeat check_repeatable(double first, double last, Determinism promised) {
   Repeat r;
-  r.repeatable = (std::isnan(first) && std::isnan(last)) || std::bit_cast<std::uint64_t>(first) == std::bit_cast<std::uint64_t>(last);
+  r.repeatable = (std::isnan(first) && std::isnan(last)) ||
+                 std::bit_cast<std::uint64_t>(first) == std::bit_cast<std::uint64_t>(last);
   r.ok = r.repeatable || promised == Determinism::not_guaranteed;
   if (!r.ok) {
     char buf[256];
-    std::snprintf(buf, sizeof buf,
-                  "determinism check failed: the backend promises %s, but two calls on the same input gave %.17g and %.17g",
-                  std::string(determinism_name(promised)).c_str(), first, last);
+    std::snprintf(
+        buf, sizeof buf,
+        "determinism check failed: the backend promises %s, but two calls on the same input gave %.17g and %.17g",
+        std::string(determinism_name(promised)).c_str(), first, last);
     r.message = buf;
   }
   return r;

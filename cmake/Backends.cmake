@@ -51,11 +51,9 @@ function(rb_add_backend file)
     if(B_GPU)
       set(header "bench/gpu/backend.hpp")
       set(ns "rb::bench::gpu")
-      set(def "GpuBackendDef")
     else()
       set(header "bench/cpu/backend.hpp")
       set(ns "rb::bench")
-      set(def "CpuBackendDef")
     endif()
     set(rows "")
     foreach(name IN LISTS B_NAMES)
@@ -71,7 +69,7 @@ function(rb_add_backend file)
 
 namespace @ns@ {
 
-RB_REGISTER_BACKEND(std::vector<@def@>{
+RB_REGISTER_BACKEND(std::vector<BackendDef<float>>{
 @rows@});
 
 }  // namespace @ns@

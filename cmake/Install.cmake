@@ -46,7 +46,8 @@ install(EXPORT reduce_bench_targets NAMESPACE reduce_bench:: FILE reduce_benchTa
 # under include/reduce_bench/ ("bench/cpu/backend.hpp"). main() comes compiled (rb_main), so no
 # other header is needed; the GPU part only where the GPU layer was built, so a CPU-only package
 # holds no CUDA or NCCL header. tests/public_headers.cmake checks that these include nothing else.
-set(RB_PUBLIC_HEADERS bench/cpu/backend.hpp bench/determinism.hpp bench/registration.hpp bench/summation.hpp)
+set(RB_PUBLIC_HEADERS bench/cpu/backend.hpp bench/definition.hpp bench/determinism.hpp bench/registration.hpp
+                      bench/summation.hpp)
 if(RB_HAVE_CUDA)
   list(APPEND RB_PUBLIC_HEADERS bench/gpu/backend.hpp bench/gpu/memory.hpp common/cuda_check.hpp)
 endif()

@@ -46,7 +46,8 @@ RB_HOST_DEVICE inline float uniform(std::uint64_t seed, std::int64_t i) {
 // Irwin-Hall: four 16-bit uniforms from one hash, summed exactly (each is k / 2^16), centred and
 // scaled to unit variance with one rounding: approximately N(0, 1), bounded by +-2 sqrt(3).
 RB_HOST_DEVICE inline float normal(std::uint64_t seed, std::int64_t i) {
-  const std::uint64_t bits = mix(mix(seed ^ 0x6A09E667F3BCC909ULL) + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(i));
+  const std::uint64_t bits =
+      mix(mix(seed ^ 0x6A09E667F3BCC909ULL) + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(i));
   const auto u = [bits](int k) { return static_cast<float>((bits >> (16 * k)) & 0xFFFFu) * (1.0f / 65536.0f); };
   return ((u(0) + u(1)) + (u(2) + u(3)) - 2.0f) * 1.7320508075688772f;
 }
@@ -58,7 +59,8 @@ RB_HOST_DEVICE inline float normal(std::uint64_t seed, std::int64_t i) {
 // overwhelming probability (Hoeffding: P < 2 exp(-2^48 / (2 * 64 * m)) for a partial of m terms,
 // ~e^-512 at m = 2^32), so float additions of them are exact.
 RB_HOST_DEVICE inline float integer(std::uint64_t seed, std::int64_t i) {
-  const std::uint64_t bits = mix(mix(seed ^ 0xB7E151628AED2A6BULL) + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(i));
+  const std::uint64_t bits =
+      mix(mix(seed ^ 0xB7E151628AED2A6BULL) + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(i));
   const auto magnitude = static_cast<float>(2 * ((bits >> 32) & 3u) + 1 + static_cast<std::uint64_t>(i & 1));
   return (bits >> 63) != 0 ? -magnitude : magnitude;
 }

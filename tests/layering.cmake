@@ -5,6 +5,9 @@
 #   bench/     bench/, kernels/, common/
 #   tools/     tools/, common/
 #   examples/  bench/, common/ (what the installed package ships) and the example's own files
+# And the generic harness names no backend: outside bench/backends/ (the adapters) and bench/nccl/
+# (the rows across GPUs), no code line (comments aside) mentions NCCL or holds a string literal
+# that starts with a built-in backend's name or prefix.
 # Project includes are spelled from the source root ("bench/gpu/backend.hpp"); a quoted include
 # whose first component is not a layer (a header next to the file) is local and allowed.
 cmake_minimum_required(VERSION 3.25)
@@ -37,6 +40,24 @@ foreach(layer common kernels bench tools examples)
         string(APPEND violations "  ${f}: #include \"${path}\" (${layer}/ may include: ${allowed_${layer}})\n")
       endif()
     endforeach()
+  endforeach()
+endforeach()
+
+set(backend_literal "\"[^\"]*(nccl|cub[^a-z]|cuda/|thrust/|triton/|torch/|ref/|tune/|\"cpu/)")
+file(GLOB_RECURSE generic RELATIVE "${ROOT}" "${ROOT}/bench/*.hpp" "${ROOT}/bench/*.cpp" "${ROOT}/bench/*.cuh"
+     "${ROOT}/bench/*.cu")
+foreach(f IN LISTS generic)
+  if(f MATCHES "^bench/(backends|nccl)/")
+    continue()
+  endif()
+  file(STRINGS "${ROOT}/${f}" lines)
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "//.*$" "" code "${line}")
+    string(TOLOWER "${code}" lower)
+    if(lower MATCHES "nccl" OR code MATCHES "${backend_literal}")
+      string(STRIP "${code}" code)
+      string(APPEND violations "  ${f}: names a backend in generic code: ${code}\n")
+    endif()
   endforeach()
 endforeach()
 

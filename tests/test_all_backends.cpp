@@ -13,7 +13,6 @@
 
 #include <unistd.h>
 
-#include "bench/cpu/runner.hpp"
 #include "bench/gpu/context.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/gpu.hpp"
@@ -26,9 +25,11 @@ using namespace rb::bench;
 enum class Side { cpu, gpu };
 
 std::vector<BackendEntry> entries_for(Side side, Session& session) {
-  if (side == Side::cpu) return bind_cpu_backends(session, registered_cpu_backends());
+  if (side == Side::cpu) return bind_backends(session, rb::test::registered_cpu_defs());
   std::string why_not;
-  auto e = bind_registered_gpu_backends(session, why_not);
+  auto defs = registered_defs<float>();
+  std::erase_if(defs, [](const auto& d) { return d.on_cpu(); });  // one GPU and across GPUs
+  auto e = bind_backends(session, std::move(defs), why_not);
   EXPECT_TRUE(why_not.empty()) << why_not;
   return e;
 }
@@ -70,7 +71,8 @@ void randomized(Side side) {
         o.seed = seed;
         o.offset = offset;
         runs += run_all(side, o, failures);
-        for (const auto& f : failures) ADD_FAILURE() << "seed " << seed << ", " << dist_name(dist) << ", offset " << offset << ": " << f;
+        for (const auto& f : failures)
+          ADD_FAILURE() << "seed " << seed << ", " << dist_name(dist) << ", offset " << offset << ": " << f;
         failures.clear();
       }
     }
@@ -94,12 +96,16 @@ void non_finite(Side side) {
   const float inf = std::numeric_limits<float>::infinity();
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<std::pair<const char*, std::vector<std::pair<std::int64_t, float>>>> cases = {
-      {"nan", {{4000, nan}}}, {"pos_inf", {{17, inf}}}, {"neg_inf", {{4098, -inf}}}, {"both_inf", {{3, inf}, {5000, -inf}}}};
+      {"nan", {{4000, nan}}},
+      {"pos_inf", {{17, inf}}},
+      {"neg_inf", {{4098, -inf}}},
+      {"both_inf", {{3, inf}, {5000, -inf}}}};
   for (const auto& [label, planted] : cases) {
     auto x = rb::test::random_signed(8193, 5);
     for (const auto& [i, v] : planted) x[static_cast<std::size_t>(i)] = v;
     const auto path = std::filesystem::temp_directory_path() / ("rb_nonfinite_" + std::string(label) + ".bin");
-    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size() * 4));
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size() * 4));
     Options o = rb::test::small_options({4097, 8193});
     o.input_path = path.string();
     std::vector<std::string> failures;
@@ -116,7 +122,8 @@ void constant_input(Side side) {
   const std::int64_t n = (std::int64_t{1} << 22) + 1;
   const std::vector<float> x(static_cast<std::size_t>(n), 0.1f);
   const auto path = std::filesystem::temp_directory_path() / ("rb_constant_" + std::to_string(::getpid()) + ".bin");
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size() * 4));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size() * 4));
   Options o = rb::test::small_options({100'003, n});
   o.input_path = path.string();
   std::vector<std::string> failures;

@@ -36,7 +36,7 @@ namespace {
 // The first non-empty reason, or empty when every requirement is met.
 std::string unless(const std::string& a, const std::string& b = {}) { return a.empty() ? b : a; }
 
-std::vector<CpuBackendDef> cpu_kernels() {
+std::vector<BackendDef<float>> cpu_kernels() {
   using namespace rb::cpu;
   using A = Accumulator;
   const std::string no_avx2 = has_avx2() ? "" : "CPU lacks AVX2";
@@ -44,7 +44,8 @@ std::vector<CpuBackendDef> cpu_kernels() {
   const std::string no_omp = openmp_unavailable();
   const std::string no_tbb = pstl_unavailable();
   const Summation chain32 = lanes(A::f32, 1), chain64 = lanes(A::f64, 1);
-  const Summation avx2_32 = lanes(A::f32, 32, 32), avx2_k = lanes(A::f32_compensated, 48, 48), avx2_64 = lanes(A::f64, 16, 16);
+  const Summation avx2_32 = lanes(A::f32, 32, 32), avx2_k = lanes(A::f32_compensated, 48, 48),
+                  avx2_64 = lanes(A::f64, 16, 16);
   const Summation avx512_32 = lanes(A::f32, 64, 64), avx512_k = lanes(A::f32_compensated, 64, 64),
                   avx512_64 = lanes(A::f64, 32, 32);
 

@@ -21,7 +21,9 @@ template <class Runtime>
 class RuntimeBackend final : public CpuBackend {
  public:
   RuntimeBackend(const CpuProblem& p, const Summation& kernel)
-      : p_(p), summation_(over_chunks(kernel, [this](std::int64_t n) { return runtime_.parts(n); }, rb::cpu::kChunkAlign)) {}
+      : p_(p),
+        summation_(over_chunks(
+            kernel, [this](std::int64_t n) { return runtime_.parts(n); }, rb::cpu::kChunkAlign)) {}
   double run() override { return static_cast<double>(runtime_(p_.data, p_.n)); }
   Structure structure() const override {
     Structure s = summation_(p_.n);
@@ -37,11 +39,11 @@ class RuntimeBackend final : public CpuBackend {
 };
 
 template <class Runtime>
-CpuBackendDef cpu_runtime(std::string name, Summation kernel, std::string unavailable = {}) {
+BackendDef<float> cpu_runtime(std::string name, Summation kernel, std::string unavailable = {}) {
   return {std::move(name),
-          [kernel = std::move(kernel)](const CpuProblem& p) -> std::unique_ptr<CpuBackend> {
+          OnCpu<float>{[kernel = std::move(kernel)](const CpuProblem& p) -> std::unique_ptr<CpuBackend> {
             return std::make_unique<RuntimeBackend<Runtime>>(p, kernel);
-          },
+          }},
           std::move(unavailable)};
 }
 

@@ -10,7 +10,8 @@
 // Before CCCL 3.2 `not_guaranteed` silently runs the two-pass code, so all three rows need 3.2.
 #include <cuda/version>  // CCCL_VERSION: the CCCL this build compiles against (cmake/Cccl.cmake)
 #ifdef RB_CCCL_VERSION_CODE
-static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include path is not the one cmake/Cccl.cmake chose");
+static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
+              "the CCCL on the include path is not the one cmake/Cccl.cmake chose");
 #endif
 
 #include "bench/backends/gpu_defs.hpp"
@@ -76,7 +77,8 @@ using cub_env::ScratchResource;
 template <class Requirement>
 class CubEnvSum final : public GpuBackend {
  public:
-  explicit CubEnvSum(const GpuProblem& p) : in_(p.input), n_(p.n), out_(p.out), sm_count_(p.sm_count), pool_{&p.scratch} {
+  explicit CubEnvSum(const GpuProblem& p)
+      : in_(p.input), n_(p.n), out_(p.out), sm_count_(p.sm_count), pool_{&p.scratch} {
     call(p.stream);  // sizes the block: cudaMalloc may synchronize, so never in enqueue()
     RB_CUDA_CHECK(cudaStreamSynchronize(p.stream));
     pool_.grow = false;
@@ -117,7 +119,7 @@ class CubEnvSum final : public GpuBackend {
 
 namespace det = ::cuda::execution::determinism;
 
-std::vector<GpuBackendDef> cub_env_rows() {
+std::vector<BackendDef<float>> cub_env_rows() {
   return {gpu_backend<CubEnvSum<det::run_to_run_t>>("cub/run_to_run"),
           promising(Determinism::not_guaranteed, gpu_backend<CubEnvSum<det::not_guaranteed_t>>("cub/not_guaranteed")),
           promising(Determinism::gpu_to_gpu, gpu_backend<CubEnvSum<det::gpu_to_gpu_t>>("cub/gpu_to_gpu"))};
@@ -125,7 +127,7 @@ std::vector<GpuBackendDef> cub_env_rows() {
 
 #else
 
-std::vector<GpuBackendDef> cub_env_rows() {
+std::vector<BackendDef<float>> cub_env_rows() {
   const std::string why = "needs CCCL >= 3.2 (this build: " + std::to_string(CCCL_MAJOR_VERSION) + "." +
                           std::to_string(CCCL_MINOR_VERSION) + "." + std::to_string(CCCL_PATCH_VERSION) +
                           "); configure with -DRB_CCCL=<CCCL source, archive or URL>";

@@ -71,11 +71,11 @@ class CudaKernelSum final : public GpuBackend {
 // `acc` overrides the accumulator the output type implies (a tuning probe that adds in float
 // and returns a double).
 template <class Out>
-GpuBackendDef cuda_kernel(std::string name, const rb::cuda::Variant<Out>& v, std::optional<Accumulator> acc = {}) {
+BackendDef<float> cuda_kernel(std::string name, const rb::cuda::Variant<Out>& v, std::optional<Accumulator> acc = {}) {
   const Accumulator a = acc.value_or(std::is_same_v<Out, double> ? Accumulator::f64 : Accumulator::f32);
-  return {std::move(name),
-          [v, a](const GpuProblem& p) -> std::unique_ptr<GpuBackend> { return std::make_unique<CudaKernelSum<Out>>(p, v, a); },
-          {}};
+  return {std::move(name), OnGpu<float>{[v, a](const GpuProblem& p) -> std::unique_ptr<GpuBackend> {
+            return std::make_unique<CudaKernelSum<Out>>(p, v, a);
+          }}};
 }
 
 }  // namespace rb::bench::gpu

@@ -30,8 +30,8 @@ std::string note_onepass_tuning() {
 }
 
 // cuda/<name> for every entry of kernels/cuda/sum.hpp's table, in its order (the progression).
-std::vector<GpuBackendDef> cuda_kernels() {
-  std::vector<GpuBackendDef> out;
+std::vector<BackendDef<float>> cuda_kernels() {
+  std::vector<BackendDef<float>> out;
   for (const auto& v : rb::cuda::variants()) {
     const std::string name = "cuda/" + std::string(v.name);
     out.push_back(v.f32 ? cuda_kernel(name, *v.f32) : cuda_kernel(name, *v.f64));

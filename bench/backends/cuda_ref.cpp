@@ -32,7 +32,8 @@ class RefRead final : public GpuBackend {
   void enqueue(cudaStream_t stream) override { rb::cuda::ref::read(in_, n_, partials_, stream); }
   double result() override {
     std::vector<float> host(static_cast<std::size_t>(blocks_));
-    RB_CUDA_CHECK(cudaMemcpyAsync(host.data(), partials_, host.size() * sizeof(float), cudaMemcpyDeviceToHost, stream_));
+    RB_CUDA_CHECK(
+        cudaMemcpyAsync(host.data(), partials_, host.size() * sizeof(float), cudaMemcpyDeviceToHost, stream_));
     RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
     double sum = 0;
     for (const float v : host) sum += v;
@@ -59,6 +60,7 @@ class RefRead final : public GpuBackend {
 
 }  // namespace
 
-RB_REGISTER_BACKEND(std::vector<GpuBackendDef>{gpu_backend<RefLaunch>("ref/launch"), gpu_backend<RefRead>("ref/read")});
+RB_REGISTER_BACKEND(std::vector<BackendDef<float>>{gpu_backend<RefLaunch>("ref/launch"),
+                                                   gpu_backend<RefRead>("ref/read")});
 
 }  // namespace rb::bench::gpu

@@ -37,7 +37,7 @@ std::string row_name(const char* how) {
 
 // tune/onepass[_f64]/t.._u.._b..[_ticket|_fenced]: an experimental completion.
 template <class Acc, int Threads, int Unroll, int BlocksPerSm, Completion C = Completion::finisher_polls>
-GpuBackendDef experiment() {
+BackendDef<float> experiment() {
   using Kernel = rb::cuda::experimental::OnepassCompletion<Acc, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, C>;
   const char* how = C == Completion::ticket_polls ? "_ticket" : C == Completion::ticket_fenced ? "_fenced" : "";
   return cuda_kernel(row_name<Acc, Threads, Unroll, BlocksPerSm>(how), Kernel::variant());
@@ -45,14 +45,14 @@ GpuBackendDef experiment() {
 
 // tune/onepass[_f64]/t.._u.._b.._block|_early: a shipped completion on any shape.
 template <class Acc, int Threads, int Unroll, int BlocksPerSm, class Finish>
-GpuBackendDef shipped() {
+BackendDef<float> shipped() {
   using Kernel = rb::cuda::Onepass<Acc, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, Finish>;
   const char* how = std::is_same_v<Finish, rb::cuda::FinishBlock> ? "_block" : "_early";
   return cuda_kernel(row_name<Acc, Threads, Unroll, BlocksPerSm>(how), Kernel::variant());
 }
 
 template <int Threads, int Unroll>
-GpuBackendDef single_block() {
+BackendDef<float> single_block() {
   using Kernel = rb::cuda::SingleBlock<float, rb::cuda::LaunchShape<Threads, Unroll, 1>>;
   auto def = cuda_kernel("tune/single/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll), Kernel::variant());
   def.make = [make = def.make](const GpuProblem& p) {
@@ -65,7 +65,7 @@ GpuBackendDef single_block() {
 using rb::cuda::FinishBlock;
 using rb::cuda::FinishEarly;
 
-std::vector<GpuBackendDef> tuning_grid() {
+std::vector<BackendDef<float>> tuning_grid() {
   return {
       // the 17-shape grid, then the small shapes for tiny n and the one-warp shapes
       experiment<float, 128, 4, 8>(),   experiment<float, 128, 4, 16>(), experiment<float, 128, 8, 8>(),

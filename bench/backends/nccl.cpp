@@ -2,7 +2,7 @@
 // by a single-GPU backend, the partials combined by NCCL (bench/nccl/runner.hpp has the loop):
 //   nccl/cub, nccl/onepass   ncclAllReduce: every GPU ends with the sum, as training code does
 //   nccl/onepass/reduce      ncclReduce to rank 0: only the root needs it
-// They run when --gpus is given or the process is one of several ranks (bench/nccl/launch.hpp).
+// They run when --gpus is given or the process is one of several ranks (bench/launch.hpp).
 // With --gpus=1: the local sum plus a one-rank collective (NCCL's copy), so the combine's fixed
 // cost shows against cub and cuda/onepass on the same GPU.
 #include <benchmark/benchmark.h>
@@ -11,21 +11,20 @@
 #include <optional>
 #include <vector>
 
-#include "bench/gpu/loops.hpp"
+#include "bench/gpu/backend.hpp"
 #include "bench/nccl/runner.hpp"
 #include "bench/run_context.hpp"
 
 namespace rb::bench::gpu {
 namespace {
 
-GpuLoopDef row(std::string name, std::string local, nccl::Combine combine) {
-  GpuLoopDef d;
-  d.name = std::move(name);
+BackendDef<float> row(std::string name, std::string local, nccl::Combine combine) {
+  AcrossGpus across;
   // The local backend is looked up when the row first runs: registrations are evaluated then.
-  auto def = std::make_shared<std::optional<GpuBackendDef>>();
-  d.run = [local, combine, def](benchmark::State& s, Session& session, const Case& c) {
+  auto def = std::make_shared<std::optional<BackendDef<float>>>();
+  across.run = [local, combine, def](benchmark::State& s, Session& session, const Case& c) {
     if (!*def) {
-      for (auto& b : registered_gpu_backends()) {
+      for (auto& b : registered_defs<float>()) {
         if (b.name == local) *def = std::move(b);
       }
     }
@@ -36,19 +35,19 @@ GpuLoopDef row(std::string name, std::string local, nccl::Combine combine) {
     }
     nccl::run_case(s, session, **def, combine, c);
   };
-  d.probe = [](const Options& o) {
+  across.probe = [](const Options& o) {
     const std::string why = nccl::probe(o.gpus);
     if (why.empty()) set_context("nccl", nccl::describe_world(o.gpus));  // once: three rows probe
     return why;
   };
-  d.release = [] { nccl::release(); };
-  return d;
+  across.release = [] { nccl::release(); };
+  return {std::move(name), std::move(across)};
 }
 
 }  // namespace
 
-RB_REGISTER_BACKEND(std::vector<GpuLoopDef>{row("nccl/cub", "cub", nccl::Combine::allreduce),
-                                            row("nccl/onepass", "cuda/onepass", nccl::Combine::allreduce),
-                                            row("nccl/onepass/reduce", "cuda/onepass", nccl::Combine::reduce)});
+RB_REGISTER_BACKEND(std::vector<BackendDef<float>>{row("nccl/cub", "cub", nccl::Combine::allreduce),
+                                                   row("nccl/onepass", "cuda/onepass", nccl::Combine::allreduce),
+                                                   row("nccl/onepass/reduce", "cuda/onepass", nccl::Combine::reduce)});
 
 }  // namespace rb::bench::gpu

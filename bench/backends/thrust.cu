@@ -92,7 +92,7 @@ class ThrustSum final : public GpuBackend {
 
 }  // namespace
 
-RB_REGISTER_BACKEND(std::vector<GpuBackendDef>{gpu_backend<ThrustSum<Call::reduce>>("thrust/reduce"),
+RB_REGISTER_BACKEND(std::vector<BackendDef<float>>{gpu_backend<ThrustSum<Call::reduce>>("thrust/reduce"),
                                                gpu_backend<ThrustSum<Call::reduce_cached>>("thrust/reduce_cached")});
 
 }  // namespace rb::bench::gpu

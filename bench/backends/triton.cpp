@@ -70,27 +70,25 @@ class TritonSum final : public GpuBackend {
 };
 
 template <class Kernel, class Shape>
-GpuBackendDef triton_def(std::string name, Shape shape) {
-  GpuBackendDef def{std::move(name),
-                    [shape](const GpuProblem& p) -> std::unique_ptr<GpuBackend> {
-                      return std::make_unique<TritonSum<Kernel, Shape>>(p, shape);
-                    },
-                    {}};
+BackendDef<float> triton_def(std::string name, Shape shape) {
+  BackendDef<float> def{std::move(name), OnGpu<float>{[shape](const GpuProblem& p) -> std::unique_ptr<GpuBackend> {
+                          return std::make_unique<TritonSum<Kernel, Shape>>(p, shape);
+                        }}};
   def.probe = probe;
   return def;
 }
 
-GpuBackendDef triton_two_pass(std::string name, rb::triton::TwoPassShape shape) {
+BackendDef<float> triton_two_pass(std::string name, rb::triton::TwoPassShape shape) {
   return triton_def<rb::triton::TwoPass>(std::move(name), shape);
 }
 
-GpuBackendDef triton_onepass(std::string name, rb::triton::OnepassShape shape) {
+BackendDef<float> triton_onepass(std::string name, rb::triton::OnepassShape shape) {
   return triton_def<rb::triton::Onepass>(std::move(name), shape);
 }
 
 // The tuning grid (-DRB_TUNING_BACKENDS=ON): launch shapes of both kernels, as tune/* rows.
-[[maybe_unused]] std::vector<GpuBackendDef> triton_tuning_backends() {
-  std::vector<GpuBackendDef> out;
+[[maybe_unused]] std::vector<BackendDef<float>> triton_tuning_backends() {
+  std::vector<BackendDef<float>> out;
   for (const auto& [block, warps] : {std::pair{1024, 4}, {2048, 4}, {4096, 8}, {8192, 8}, {8192, 16}}) {
     out.push_back(triton_two_pass("tune/triton_two_pass/b" + std::to_string(block) + "_w" + std::to_string(warps),
                                   {block, warps}));
@@ -107,7 +105,7 @@ GpuBackendDef triton_onepass(std::string name, rb::triton::OnepassShape shape) {
 
 }  // namespace
 
-RB_REGISTER_BACKEND(std::vector<GpuBackendDef>{triton_two_pass("triton/two_pass", rb::triton::kTwoPassShape),
+RB_REGISTER_BACKEND(std::vector<BackendDef<float>>{triton_two_pass("triton/two_pass", rb::triton::kTwoPassShape),
                                                triton_onepass("triton/onepass", rb::triton::kOnepassShape)});
 #if RB_TUNING_BACKENDS
 RB_REGISTER_BACKEND(triton_tuning_backends());

@@ -10,21 +10,23 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "bench/definition.hpp"
 #include "bench/determinism.hpp"
 #include "bench/registration.hpp"
 #include "bench/summation.hpp"
 
 namespace rb::bench {
 
-struct CpuProblem {
-  const float* data;  // host copy of the input; 64-byte aligned unless --offset
+template <class T>
+struct CpuProblemOf {
+  const T* data;  // host copy of the input; 64-byte aligned unless --offset
   std::int64_t n;
 };
+using CpuProblem = CpuProblemOf<float>;
 
 class CpuBackend {
  public:
@@ -35,24 +37,15 @@ class CpuBackend {
   virtual int threads() const { return 1; }
 };
 
-struct CpuBackendDef {
-  std::string name;
-  std::function<std::unique_ptr<CpuBackend>(const CpuProblem&)> make;
-  std::string unavailable;  // e.g. "CPU lacks AVX-512F"; empty when it can run
-  Determinism determinism = Determinism::run_to_run;  // what its sums promise (bench/determinism.hpp)
-};
-
 // A backend this build or machine cannot run, listed with the reason and skipped.
-inline CpuBackendDef unavailable_backend(std::string name, std::string why) {
-  return {std::move(name),
-          [](const CpuProblem&) -> std::unique_ptr<CpuBackend> { throw std::logic_error("unavailable backend"); },
-          std::move(why)};
+inline BackendDef<float> unavailable_backend(std::string name, std::string why) {
+  return {std::move(name), OnCpu<float>{}, std::move(why)};
 }
 
 template <class Adapter>
-CpuBackendDef cpu_backend(std::string name, std::string unavailable = {}) {
+BackendDef<float> cpu_backend(std::string name, std::string unavailable = {}) {
   return {std::move(name),
-          [](const CpuProblem& p) -> std::unique_ptr<CpuBackend> { return std::make_unique<Adapter>(p); },
+          OnCpu<float>{[](const CpuProblem& p) -> std::unique_ptr<CpuBackend> { return std::make_unique<Adapter>(p); }},
           std::move(unavailable)};
 }
 
@@ -77,24 +70,12 @@ class FunctionBackend final : public CpuBackend {
 };
 
 template <auto Kernel>
-CpuBackendDef cpu_function(std::string name, Summation summation, std::string unavailable = {}) {
+BackendDef<float> cpu_function(std::string name, Summation summation, std::string unavailable = {}) {
   return {std::move(name),
-          [summation = std::move(summation)](const CpuProblem& p) -> std::unique_ptr<CpuBackend> {
+          OnCpu<float>{[summation = std::move(summation)](const CpuProblem& p) -> std::unique_ptr<CpuBackend> {
             return std::make_unique<FunctionBackend<Kernel>>(p, summation);
-          },
+          }},
           std::move(unavailable)};
 }
-
-// RB_REGISTER_BACKEND's overload for CPU backends (bench/cpu/registry.cpp keeps them).
-bool register_backends(std::function<std::vector<CpuBackendDef>()> make, const char* where);
-inline std::vector<CpuBackendDef> backend_list(CpuBackendDef def) {
-  std::vector<CpuBackendDef> out;
-  out.push_back(std::move(def));
-  return out;
-}
-inline std::vector<CpuBackendDef> backend_list(std::vector<CpuBackendDef> defs) { return defs; }
-
-// Every registered CPU backend, evaluated now, in sweep order (bench/registry.hpp).
-std::vector<CpuBackendDef> registered_cpu_backends();
 
 }  // namespace rb::bench

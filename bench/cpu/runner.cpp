@@ -17,7 +17,7 @@ namespace {
 // An exact check this long stands in for the warm-up call (its data is the same size).
 constexpr std::chrono::milliseconds kWarmByExactCheck{20};
 
-void run_cpu_case(benchmark::State& state, Session& session, const CpuBackendDef& def, const Case& c) {
+void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<float>& def, const Case& c) {
   try {
     const CpuProblem problem{session.host_data(c.n), c.n};  // before the reference: see gpu/runner.cpp
     const Reference& ref = session.reference(c.n);
@@ -81,19 +81,15 @@ bool cpu_default_size(std::int64_t n) noexcept {
   return even_power && n <= kCpuDefaultMaxN;
 }
 
-std::vector<BackendEntry> bind_cpu_backends(Session& session, std::vector<CpuBackendDef> defs) {
-  std::vector<BackendEntry> out;
-  for (auto& def : defs) {
-    BackendEntry e;
-    e.name = def.name;
-    e.unavailable = def.unavailable;
-    e.modes = {Mode::hot};
-    e.default_size = cpu_default_size;
-    e.determinism = def.determinism;
-    e.run = [&session, def](benchmark::State& s, const Case& c) { run_cpu_case(s, session, def, c); };
-    out.push_back(std::move(e));
-  }
-  return out;
+BackendEntry bind_on_cpu(Session& session, BackendDef<float> def) {
+  BackendEntry e;
+  e.name = def.name;
+  e.unavailable = !def.unavailable.empty() ? def.unavailable : def.probe ? def.probe() : std::string();
+  e.modes = {Mode::hot};
+  e.default_size = cpu_default_size;
+  e.determinism = def.determinism;
+  e.run = [&session, def = std::move(def)](benchmark::State& s, const Case& c) { run_cpu_case(s, session, def, c); };
+  return e;
 }
 
 }  // namespace rb::bench

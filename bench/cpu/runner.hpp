@@ -1,6 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <vector>
 
 #include "bench/cpu/backend.hpp"
 #include "bench/registry.hpp"
@@ -18,7 +17,7 @@ inline constexpr std::int64_t kCpuDenseMaxN = std::int64_t{1} << 22;
 inline constexpr std::int64_t kCpuDefaultMaxN = std::int64_t{1} << 28;
 bool cpu_default_size(std::int64_t n) noexcept;
 
-// Binds CPU backend definitions to the session: each entry runs the CPU measurement loop.
-std::vector<BackendEntry> bind_cpu_backends(Session& session, std::vector<CpuBackendDef> defs);
+// Binds a definition measured on the CPU (OnCpu) to the session: the entry runs the CPU loop.
+BackendEntry bind_on_cpu(Session& session, BackendDef<float> def);
 
 }  // namespace rb::bench

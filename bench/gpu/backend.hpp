@@ -16,10 +16,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench/definition.hpp"
 #include "bench/determinism.hpp"
 #include "bench/gpu/memory.hpp"
 #include "bench/registration.hpp"
@@ -53,14 +53,16 @@ class ResultSlot {
   cudaStream_t stream_;
 };
 
-struct GpuProblem {
-  const float* input;      // device; prefix of the cached input buffer, 256-byte aligned unless --offset
+template <class T>
+struct GpuProblemOf {
+  const T* input;          // device; prefix of the cached input buffer, 256-byte aligned unless --offset
   std::int64_t n;
   cudaStream_t stream;     // the harness's stream, the one the events are recorded on
   DeviceScratch& scratch;
   ResultSlot out;
   int sm_count;            // of the device: libraries' structures are stated per SM
 };
+using GpuProblem = GpuProblemOf<float>;
 
 // Where a backend leaves each call's sum, for the per-call check (bench/verify.hpp): in the result
 // slot as a float or a double (the harness copies it out on the device after the stop event, and
@@ -82,40 +84,16 @@ class GpuBackend {
   virtual bool blocking() const { return false; }
 };
 
-struct GpuBackendDef {
-  std::string name;
-  std::function<std::unique_ptr<GpuBackend>(const GpuProblem&)> make;
-  std::string unavailable;  // empty when it can run
-  // A run-time check for what only the running machine can tell (is `triton` importable?):
-  // empty when fine, else why not. Called once when the backends are bound.
-  std::function<std::string()> probe = {};
-  Determinism determinism = Determinism::run_to_run;  // what its sums promise (bench/determinism.hpp)
-};
-
 // A backend this build or machine cannot run, listed with the reason and skipped.
-inline GpuBackendDef unavailable_backend(std::string name, std::string why) {
-  return {std::move(name),
-          [](const GpuProblem&) -> std::unique_ptr<GpuBackend> { throw std::logic_error("unavailable backend"); },
-          std::move(why)};
+inline BackendDef<float> unavailable_backend(std::string name, std::string why) {
+  return {std::move(name), OnGpu<float>{}, std::move(why)};
 }
 
 template <class Adapter>
-GpuBackendDef gpu_backend(std::string name, std::string unavailable = {}) {
+BackendDef<float> gpu_backend(std::string name, std::string unavailable = {}) {
   return {std::move(name),
-          [](const GpuProblem& p) -> std::unique_ptr<GpuBackend> { return std::make_unique<Adapter>(p); },
+          OnGpu<float>{[](const GpuProblem& p) -> std::unique_ptr<GpuBackend> { return std::make_unique<Adapter>(p); }},
           std::move(unavailable)};
 }
-
-// RB_REGISTER_BACKEND's overload for GPU backends (bench/gpu/registry.cpp keeps them).
-bool register_backends(std::function<std::vector<GpuBackendDef>()> make, const char* where);
-inline std::vector<GpuBackendDef> backend_list(GpuBackendDef def) {
-  std::vector<GpuBackendDef> out;
-  out.push_back(std::move(def));
-  return out;
-}
-inline std::vector<GpuBackendDef> backend_list(std::vector<GpuBackendDef> defs) { return defs; }
-
-// Every registered GPU backend, evaluated now, in sweep order (bench/registry.hpp).
-std::vector<GpuBackendDef> registered_gpu_backends();
 
 }  // namespace rb::bench::gpu

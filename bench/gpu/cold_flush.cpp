@@ -35,8 +35,10 @@ void ColdFlush::plan_pages(cudaStream_t stream) {
 
 void ColdFlush::enqueue(cudaStream_t stream) {
   if (touch_pages_ && !pages_planned_) plan_pages(stream);
-  for (int i = 0; i < plan_.passes; ++i) enqueue_l2_flush(stream, l2_.get(), l2_.bytes(), sink_.as<unsigned>(), sm_count_);
-  if (pages_.bytes() > 0) enqueue_page_touch(stream, pages_.get(), pages_.bytes(), kTouchPageBytes, sink_.as<unsigned>());
+  for (int i = 0; i < plan_.passes; ++i)
+    enqueue_l2_flush(stream, l2_.get(), l2_.bytes(), sink_.as<unsigned>(), sm_count_);
+  if (pages_.bytes() > 0)
+    enqueue_page_touch(stream, pages_.get(), pages_.bytes(), kTouchPageBytes, sink_.as<unsigned>());
 }
 
 std::string describe_cold_flush(std::int64_t l2_bytes, ColdFlushPlan plan) {

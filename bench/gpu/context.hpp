@@ -11,9 +11,10 @@ namespace rb::bench {
 // this fraction of the device's maximum (gpu/clock_watch.hpp).
 inline constexpr double kThrottleFraction = 0.9;
 
-// The registered GPU backends bound to the session (bench/gpu/runner.hpp), in sweep order. Without
-// a usable device they are unavailable, and without CUDA in this build absent; `why_not` says why.
-std::vector<BackendEntry> bind_registered_gpu_backends(Session& session, std::string& why_not);
+// Binds the definitions measured on GPUs (OnGpu: the loop of bench/gpu/runner.cpp; AcrossGpus:
+// the definition's own), in their order, probing the device once. Without a usable device, or
+// without CUDA in this build, every entry is unavailable and `why_not` says why.
+std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef<float>> defs, std::string& why_not);
 
 // GPU, driver, clocks at start, flush method and library versions into the JSON context.
 void add_gpu_context();

@@ -35,7 +35,8 @@ std::optional<DeviceInfo> probe_device(std::string& why_not, int ordinal) {
     return std::nullopt;
   }
   if (count <= ordinal) {
-    why_not = count == 0 ? "no CUDA device" : "no CUDA device " + std::to_string(ordinal) + " (" + std::to_string(count) + " visible)";
+    why_not = count == 0 ? "no CUDA device"
+                         : "no CUDA device " + std::to_string(ordinal) + " (" + std::to_string(count) + " visible)";
     return std::nullopt;
   }
   DeviceInfo d;

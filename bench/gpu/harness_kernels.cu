@@ -79,7 +79,8 @@ void enqueue_l2_flush(cudaStream_t stream, const void* buf, std::size_t bytes, u
   RB_CUDA_CHECK_LAUNCH();
 }
 
-void enqueue_page_touch(cudaStream_t stream, const void* buf, std::size_t bytes, std::size_t page_bytes, unsigned* sink) {
+void enqueue_page_touch(cudaStream_t stream, const void* buf, std::size_t bytes, std::size_t page_bytes,
+                        unsigned* sink) {
   const std::size_t pages = bytes / page_bytes;
   if (pages == 0) return;
   const auto blocks = static_cast<unsigned>(std::min<std::size_t>(1024, (pages + 255) / 256));

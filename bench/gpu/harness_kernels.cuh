@@ -24,7 +24,8 @@ void enqueue_spin(cudaStream_t stream, long long cycles);
 void enqueue_l2_flush(cudaStream_t stream, const void* buf, std::size_t bytes, unsigned* sink, int sm_count);
 
 // One 4-byte read at the start of each `page_bytes` page of `buf` (ColdFlush's page touch).
-void enqueue_page_touch(cudaStream_t stream, const void* buf, std::size_t bytes, std::size_t page_bytes, unsigned* sink);
+void enqueue_page_touch(cudaStream_t stream, const void* buf, std::size_t bytes, std::size_t page_bytes,
+                        unsigned* sink);
 
 // Copies the 16-byte result slot to `keep` (when not null), then fills the slot with NaN: the
 // per-call check keeps the previous call's sum in the same launch that poisons the slot for the next.

@@ -4,9 +4,18 @@
 
 namespace rb::bench {
 
-std::vector<BackendEntry> bind_registered_gpu_backends(Session&, std::string& why_not) {
+std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<float>> defs, std::string& why_not) {
   why_not = "GPU backends not built: nvcc was not found when this build was configured";
-  return {};
+  std::vector<BackendEntry> out;
+  for (const auto& def : defs) {
+    BackendEntry e;
+    e.name = def.name;
+    e.unavailable = why_not;
+    e.determinism = def.determinism;
+    e.collective = def.collective();
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 void add_gpu_context() { set_context("gpu", "none (CPU-only build)"); }

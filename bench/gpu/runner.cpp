@@ -20,21 +20,19 @@
 #define RB_CCCL_SOURCE "unknown"
 #endif
 #ifdef RB_CCCL_VERSION_CODE
-static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE, "the CCCL on the include path is not the one cmake/Cccl.cmake chose");
+static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
+              "the CCCL on the include path is not the one cmake/Cccl.cmake chose");
 #endif
 
 #include <chrono>
 #include <memory>
 #include <vector>
 
-#include "bench/gpu/runner.hpp"
-
 #include "bench/ceiling.hpp"
 #include "bench/gpu/call_log.hpp"
 #include "bench/gpu/clock_watch.hpp"
 #include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/context.hpp"
-#include "bench/gpu/loops.hpp"
 #include "bench/gpu/session.hpp"
 #include "bench/measure.hpp"
 #include "bench/report.hpp"
@@ -62,7 +60,7 @@ GpuRuntime& runtime() {
   return r;
 }
 
-// The bound rows with their own loop (bench/gpu/loops.hpp): a single-GPU row frees their device
+// The bound rows across GPUs (AcrossGpus, bench/definition.hpp): a single-GPU row frees their device
 // memory before it runs, and they free the single-GPU session's (an input buffer per device can
 // fill the card: 2^35 floats over two GPUs need 64 GiB on each).
 std::vector<std::function<void()>>& loop_releases() {
@@ -80,7 +78,7 @@ Ceiling ceiling_of(const gpu::DeviceInfo& d, std::int64_t n, Mode mode) {
                      mode == Mode::cold);
 }
 
-void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBackendDef& def, const Case& c) {
+void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<float>& def, const Case& c) {
   try {
     GpuSession& g = runtime().get();
     const float* input = g.input(c.n);  // before the reference: a size that cannot run is never scanned
@@ -143,48 +141,46 @@ void run_gpu_case(benchmark::State& state, Session& session, const gpu::GpuBacke
   }
 }
 
+// The unavailable reason of a one-GPU row: its own (or its probe's), after the device's when the
+// machine has no usable GPU.
+std::string unavailable_on_gpu(const BackendDef<float>& def, bool have_device, const std::string& why_not) {
+  const std::string own = !def.unavailable.empty() ? def.unavailable : def.probe ? def.probe() : std::string();
+  return have_device ? own : why_not + (own.empty() ? "" : "; also " + own);
+}
+
 }  // namespace
 
-std::vector<BackendEntry> gpu::bind_gpu_backends(Session& session, std::vector<GpuBackendDef> defs,
-                                                 std::string& why_not) {
+std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef<float>> defs, std::string& why_not) {
   auto& rt = runtime();
   rt.gpu.reset();  // a GpuSession serves the session it was made for (its input, its offset)
   rt.session = &session;
   const auto info = gpu::probe_device(why_not);
   if (info) rt.info = *info;
+  loop_releases().clear();
   std::vector<BackendEntry> out;
   for (auto& def : defs) {
     BackendEntry e;
     e.name = def.name;
-    std::string probed = def.unavailable.empty() && def.probe ? def.probe() : std::string();
-    std::string own = def.unavailable.empty() ? probed : def.unavailable;
-    e.unavailable = info ? own : why_not + (own.empty() ? "" : "; also " + own);
     e.modes = {Mode::cold, Mode::hot};
     e.determinism = def.determinism;
-    e.run = [&session, def](benchmark::State& s, const Case& c) {
-      release_loops();
-      run_gpu_case(s, session, def, c);
-    };
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
-std::vector<BackendEntry> bind_registered_gpu_backends(Session& session, std::string& why_not) {
-  auto out = gpu::bind_gpu_backends(session, gpu::registered_gpu_backends(), why_not);
-  loop_releases().clear();
-  for (auto& def : gpu::registered_gpu_loops()) {
-    BackendEntry e;
-    e.name = def.name;
-    const std::string own = !def.unavailable.empty() ? def.unavailable : why_not.empty() && def.probe ? def.probe(session.options()) : "";
-    e.unavailable = why_not.empty() ? own : why_not;
-    e.modes = {Mode::cold, Mode::hot};
-    e.collective = true;
-    e.run = [&session, def](benchmark::State& s, const Case& c) {
-      runtime().gpu.reset();
-      def.run(s, session, c);
-    };
-    if (def.release) loop_releases().push_back(def.release);
+    if (const auto* across = std::get_if<AcrossGpus>(&def.measure)) {
+      const std::string own = !def.unavailable.empty() ? def.unavailable
+                              : info && across->probe  ? across->probe(session.options())
+                                                       : std::string();
+      e.unavailable = info ? own : why_not;
+      e.collective = true;
+      e.run = [&session, run = across->run](benchmark::State& s, const Case& c) {
+        runtime().gpu.reset();
+        run(s, session, c);
+      };
+      if (across->release) loop_releases().push_back(across->release);
+    } else {
+      e.unavailable = unavailable_on_gpu(def, info.has_value(), why_not);
+      e.run = [&session, def](benchmark::State& s, const Case& c) {
+        release_loops();
+        run_gpu_case(s, session, def, c);
+      };
+    }
     out.push_back(std::move(e));
   }
   return out;
@@ -197,8 +193,9 @@ void add_gpu_context() {
   auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); };
   add("cccl_version", std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
                           std::to_string(CCCL_PATCH_VERSION));
-  add("cccl", std::string("CCCL ") + std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) + "." +
-                  std::to_string(CCCL_PATCH_VERSION) + " from " + RB_CCCL_SOURCE + ": every cub*, thrust/* and cuda/* row");
+  add("cccl", std::string("CCCL ") + std::to_string(CCCL_MAJOR_VERSION) + "." + std::to_string(CCCL_MINOR_VERSION) +
+                  "." + std::to_string(CCCL_PATCH_VERSION) + " from " + RB_CCCL_SOURCE +
+                  ": what every CUDA C++ row of this build compiled with");
   add("cuda_toolkit", version(CUDART_VERSION));
   if (d.name.empty()) {
     add("gpu", "none");
@@ -221,7 +218,9 @@ void add_gpu_context() {
   add("l2_flush", gpu::describe_cold_flush(d.l2_bytes, gpu::cold_flush_plan(options)));
   add("gpu_ceilings", describe_gpu_ceilings(d.peak_bytes_per_s, static_cast<double>(d.l2_bytes),
                                             d.sm_count * kSmLoadBytesPerClock * d.sm_clock_khz * 1e3));
-  const auto us = [](std::uint64_t ns) { return std::to_string(ns / 1000) + "-" + std::to_string((ns + gpu::kSpinDitherNs) / 1000); };
+  const auto us = [](std::uint64_t ns) {
+    return std::to_string(ns / 1000) + "-" + std::to_string((ns + gpu::kSpinDitherNs) / 1000);
+  };
   add("launch_latency_hiding", "a clock64 spin kernel queued before the start event: " + us(gpu::spin_ns(options)) +
                                    " us hot, " + us(gpu::spin_ns(options, true)) + " us cold (behind the flush)");
 }

@@ -47,7 +47,8 @@ GpuSession::~GpuSession() {
 const float* GpuSession::input(std::int64_t n) {
   session_.require_input(n);
   if (capacity_ < 0) plan_input();
-  if (n > capacity_) throw Skip("n = " + std::to_string(n) + " needs " + format_bytes(4.0 * static_cast<double>(n)) + " " + limit_);
+  if (n > capacity_)
+    throw Skip("n = " + std::to_string(n) + " needs " + format_bytes(4.0 * static_cast<double>(n)) + " " + limit_);
   restore_input();
   return input_.as<const float>() + session_.options().offset;
 }

@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <string>
 
-#include "bench/nccl/launch.hpp"
+#include "bench/launch.hpp"
 
 namespace rb::bench {
 

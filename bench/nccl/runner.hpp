@@ -29,7 +29,7 @@ namespace rb::bench::nccl {
 
 enum class Combine { allreduce, reduce };
 
-void run_case(benchmark::State& state, Session& session, const gpu::GpuBackendDef& local, Combine combine,
+void run_case(benchmark::State& state, Session& session, const BackendDef<float>& local, Combine combine,
               const Case& c);
 // At bind time: why --gpus cannot be honoured here, or empty.
 std::string probe(int gpus);

@@ -46,7 +46,8 @@ void mpi_broadcast(ncclUniqueId& id) {
       if (!done) MPI_Finalize();
     });
   }
-  if (MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS) throw std::runtime_error("MPI_Bcast of the NCCL id failed");
+  if (MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+    throw std::runtime_error("MPI_Bcast of the NCCL id failed");
 }
 #endif
 
@@ -85,7 +86,8 @@ Team::Team(const Options& options, const Launch& launch) : timeout_s_(options.co
   RB_CUDA_CHECK(cudaGetDeviceCount(&visible));
   const int local = gpus == 0 ? visible : gpus;
   if (local < 1 || local > visible) {
-    throw std::runtime_error("--gpus=" + std::to_string(local) + " but " + std::to_string(visible) + " GPUs are visible");
+    throw std::runtime_error("--gpus=" + std::to_string(local) + " but " + std::to_string(visible) +
+                             " GPUs are visible");
   }
   // Each process takes its local_rank-th group of `local` GPUs; where the launcher already gave
   // each process its own GPUs (CUDA_VISIBLE_DEVICES per task), the first `local` visible ones.
@@ -174,7 +176,8 @@ void Team::wait_until(const Member& m, const std::function<cudaError_t()>& query
       ncclResult_t state = ncclSuccess;
       if (other.comm && ncclCommGetAsyncError(other.comm, &state) == ncclSuccess && state != ncclSuccess &&
           state != ncclInProgress) {
-        fail(std::string("asynchronous error on GPU ") + std::to_string(other.device) + ": " + ncclGetErrorString(state));
+        fail(std::string("asynchronous error on GPU ") + std::to_string(other.device) + ": " +
+             ncclGetErrorString(state));
       }
     }
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > timeout_s_) {

@@ -19,7 +19,7 @@
 
 #include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/memory.hpp"
-#include "bench/nccl/launch.hpp"
+#include "bench/launch.hpp"
 #include "bench/nccl/shard.hpp"
 #include "bench/options.hpp"
 

@@ -21,7 +21,8 @@ class MyCudaSum final : public gpu::GpuBackend {
   // over blocks / 256 partials, and the final tree (8 levels).
   Structure structure() const override {
     const int blocks = my::gpu_sum_blocks(n_);
-    const std::int64_t tree = tree_depth(my::kThreads) + (blocks + my::kThreads - 1) / my::kThreads + tree_depth(my::kThreads);
+    const std::int64_t tree =
+        tree_depth(my::kThreads) + (blocks + my::kThreads - 1) / my::kThreads + tree_depth(my::kThreads);
     return blocked(Accumulator::f32, n_, std::int64_t{blocks} * my::kThreads, 1, tree);
   }
 

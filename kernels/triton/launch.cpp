@@ -37,9 +37,11 @@ void TwoPass::sum(const float* in, void* scratch, float* out, cudaStream_t strea
 
 Onepass::Onepass(const float* in, std::int64_t n, OnepassShape shape)
     : n_(n),
-      programs_(std::clamp<std::int64_t>((n + shape.block - 1) / shape.block, 1,
-                                         std::min<std::int64_t>(kMaxPrograms, std::int64_t{sm_count()} * shape.progs_per_sm))),
-      kernel_(&compile("onepass_kernel", {{"BLOCK", shape.block}, {"MAX_PROGS", kMaxPrograms}}, shape.warps, aligned16(in))) {}
+      programs_(std::clamp<std::int64_t>(
+          (n + shape.block - 1) / shape.block, 1,
+          std::min<std::int64_t>(kMaxPrograms, std::int64_t{sm_count()} * shape.progs_per_sm))),
+      kernel_(&compile("onepass_kernel", {{"BLOCK", shape.block}, {"MAX_PROGS", kMaxPrograms}}, shape.warps,
+                       aligned16(in))) {}
 
 std::size_t Onepass::scratch_bytes() const noexcept {
   return kPartialsOffset + static_cast<std::size_t>(programs_) * sizeof(float);

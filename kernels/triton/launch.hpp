@@ -16,7 +16,9 @@ namespace rb::triton {
 class TwoPass {
  public:
   TwoPass(const float* in, std::int64_t n, TwoPassShape shape = kTwoPassShape);
-  std::size_t scratch_bytes() const noexcept { return static_cast<std::size_t>(tiles_ > 0 ? tiles_ : 1) * sizeof(float); }
+  std::size_t scratch_bytes() const noexcept {
+    return static_cast<std::size_t>(tiles_ > 0 ? tiles_ : 1) * sizeof(float);
+  }
   void sum(const float* in, void* scratch, float* out, cudaStream_t stream) const;
 
  private:

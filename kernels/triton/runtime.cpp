@@ -108,7 +108,8 @@ const Kernel& compile(const std::string& kernel, const std::map<std::string, int
     throw std::runtime_error("triton could not compile " + key + ": " + describe(e));
   }
   if (result["global_scratch"].cast<long>() != 0 || result["profile_scratch"].cast<long>() != 0) {
-    throw std::runtime_error("triton kernel " + key + " asks for global/profile scratch, which this launcher does not provide");
+    throw std::runtime_error("triton kernel " + key +
+                             " asks for global/profile scratch, which this launcher does not provide");
   }
   auto k = std::make_unique<Kernel>();
   const std::string cubin = result["cubin"].cast<py::bytes>();

@@ -200,7 +200,8 @@ TEST(Options, DiagnosticFlags) {
   EXPECT_EQ(o.page_touch_mib, 0);
   EXPECT_EQ(o.samples_csv, "s.csv");
   EXPECT_EQ(o.collective_timeout, 40);
-  for (const char* bad : {"--spin_us=x", "--spin_us=-1", "--flush_passes=17", "--page_touch_mib=1e3", "--collective_timeout=0"}) {
+  for (const char* bad :
+       {"--spin_us=x", "--spin_us=-1", "--flush_passes=17", "--page_touch_mib=1e3", "--collective_timeout=0"}) {
     EXPECT_THROW(Argv({bad}).parse(), UsageError) << bad;
   }
 }

@@ -304,8 +304,9 @@ TEST(Sampling, TickPinnedIntervalsStopEarly) {
       before_max_time += wall() < 0.2;
     }
   }
-  std::printf("[ ticks    ] %d of 40 tick-pinned runs stopped short of the target (%d before max_time), the rest met it\n",
-              stopped_early, before_max_time);
+  std::printf(
+      "[ ticks    ] %d of 40 tick-pinned runs stopped short of the target (%d before max_time), the rest met it\n",
+      stopped_early, before_max_time);
   EXPECT_GE(before_max_time, 30) << "the pinned interval no longer ends the sampling early";
   EXPECT_GT(stopped_early, 20) << "the case no longer pins the interval: the test checks nothing";
 }
@@ -424,7 +425,9 @@ TEST(Coverage, DefaultRuleHoldsTheTrueMedian) {
       {"AR(1) phi 0.9 on the log, sigma 0.005", {Stream::Law::ar1, 0.005, 0, 0.9}},
   };
   constexpr int kRuns = 2000;
-  std::printf("| distribution | runs | interval holds the true median | target_met | flagged correlated/unstable | typical samples |\n");
+  std::printf(
+      "| distribution | runs | interval holds the true median | target_met | flagged correlated/unstable | typical "
+      "samples |\n");
   std::printf("|---|---|---|---|---|---|\n");
   std::uint64_t seed = 1;
   for (const Row& row : rows) {
@@ -477,8 +480,9 @@ TEST(Coverage, TheChecksFailTheRuleWithoutItsCorrections) {
     }
     ++runs;
   }
-  std::printf("old rule, 1%% at 10x: %d runs, %d stopped on the mean, the mean's interval holds the true mean in %.1f%%\n",
-              runs, on_mean, 100.0 * mean_covered / runs);
+  std::printf(
+      "old rule, 1%% at 10x: %d runs, %d stopped on the mean, the mean's interval holds the true mean in %.1f%%\n",
+      runs, on_mean, 100.0 * mean_covered / runs);
   EXPECT_GT(on_mean, runs / 2);
   EXPECT_LT(mean_covered, runs * 93 / 100);
 
@@ -498,8 +502,9 @@ TEST(Coverage, TheChecksFailTheRuleWithoutItsCorrections) {
     naive += std::abs(median - truth) <= independent_median_precision(v) * median;
     corrected += std::abs(median - truth) <= s.precision() * median;
   }
-  std::printf("AR(1) phi 0.9, 400 samples: the independent interval holds the median in %.1f%%, the corrected one in %.1f%%\n",
-              100.0 * naive / kArRuns, 100.0 * corrected / kArRuns);
+  std::printf(
+      "AR(1) phi 0.9, 400 samples: the independent interval holds the median in %.1f%%, the corrected one in %.1f%%\n",
+      100.0 * naive / kArRuns, 100.0 * corrected / kArRuns);
   EXPECT_LT(naive, kArRuns * 93 / 100);
   EXPECT_GE(corrected, kArRuns * 93 / 100);
 }

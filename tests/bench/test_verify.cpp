@@ -25,7 +25,8 @@ using rb::bench::tree_depth;
 template <class T>
 T strided_sum(const std::vector<float>& x, std::int64_t n, std::int64_t p) {
   std::vector<T> acc(static_cast<std::size_t>(p), T(0));
-  for (std::int64_t i = 0; i < n; ++i) acc[static_cast<std::size_t>(i % p)] += static_cast<T>(x[static_cast<std::size_t>(i)]);
+  for (std::int64_t i = 0; i < n; ++i)
+    acc[static_cast<std::size_t>(i % p)] += static_cast<T>(x[static_cast<std::size_t>(i)]);
   for (std::size_t width = 1; width < acc.size(); width *= 2) {
     for (std::size_t k = 0; k + width < acc.size(); k += 2 * width) acc[k] += acc[k + width];
   }
@@ -145,7 +146,8 @@ TEST(Accuracy, BoundsOrderByAccumulator) {
 // The exact check needs no bound: any order sums the integers exactly, and one element dropped
 // or counted twice changes the integer at every n (a bound would hide one uniform value in 10^6).
 TEST(Exact, AnyOrderSumsTheIntegersExactlyAndOneElementFails) {
-  for (const std::int64_t n : {std::int64_t{33}, std::int64_t{4097}, (std::int64_t{1} << 20) + 1, (std::int64_t{1} << 24) + 1}) {
+  for (const std::int64_t n :
+       {std::int64_t{33}, std::int64_t{4097}, (std::int64_t{1} << 20) + 1, (std::int64_t{1} << 24) + 1}) {
     const auto x = synthetic(rb::synth::Dist::integers, n);
     const auto ref = rb::test::reference_of(x);
     ASSERT_EQ(ref.sum, std::round(ref.sum));

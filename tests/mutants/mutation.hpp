@@ -47,9 +47,9 @@ inline bench::Outcome::Check check_of(const bench::Outcome& o, Catcher c) {
 
 // One row of the mutation table: | backend | bug | n | exact | per call | accuracy | ceiling |.
 inline void print_row(const std::string& backend, const std::string& bug, std::int64_t n, const bench::Outcome& o) {
-  std::printf("| %s | %s | %lld | %s | %s | %s | %s | %lld |\n", backend.c_str(), bug.c_str(), static_cast<long long>(n),
-              check_name(o.exact), check_name(o.calls), check_name(o.accuracy), check_name(o.ceiling),
-              static_cast<long long>(o.checked_calls));
+  std::printf("| %s | %s | %lld | %s | %s | %s | %s | %lld |\n", backend.c_str(), bug.c_str(),
+              static_cast<long long>(n), check_name(o.exact), check_name(o.calls), check_name(o.accuracy),
+              check_name(o.ceiling), static_cast<long long>(o.checked_calls));
 }
 
 // Runs a mutant `runs` times, each in a fresh session (`one_run` returns its outcome), prints the
@@ -64,8 +64,8 @@ inline void expect_caught_every_run(int runs, const std::string& backend, const 
     fewest_calls = fewest_calls < 0 ? o.checked_calls : std::min(fewest_calls, o.checked_calls);
     if (run == 0) print_row(backend, bug, n, o);
   }
-  std::printf("| %s | %s | %lld | caught in %d of %d runs (>= %lld calls checked each) |\n", backend.c_str(), bug.c_str(),
-              static_cast<long long>(n), caught, runs, static_cast<long long>(fewest_calls));
+  std::printf("| %s | %s | %lld | caught in %d of %d runs (>= %lld calls checked each) |\n", backend.c_str(),
+              bug.c_str(), static_cast<long long>(n), caught, runs, static_cast<long long>(fewest_calls));
   EXPECT_EQ(caught, runs) << backend << " at n = " << n;
 }
 
@@ -73,7 +73,9 @@ inline void expect_caught_every_run(int runs, const std::string& backend, const 
 inline void expect_caught(const bench::Session& session, const std::vector<Mutant>& mutants,
                           const std::vector<std::string>& controls, const char* mode) {
   using bench::Outcome;
-  std::printf("| backend | bug | n | exact | per call | accuracy | ceiling | checked calls |\n|---|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| backend | bug | n | exact | per call | accuracy | ceiling | checked calls "
+      "|\n|---|---|---|---|---|---|---|---|\n");
   for (const auto n : session.options().sizes) {
     const std::string tail = "/" + std::to_string(n) + "/" + mode;
     for (const auto& m : mutants) {

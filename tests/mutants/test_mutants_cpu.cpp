@@ -99,7 +99,7 @@ TEST(Mutants, CpuBugsAreCaught) {
   auto options = rb::test::small_options({(std::int64_t{1} << 20) + 1, 1'000'003, (std::int64_t{1} << 28) + 3});
   Session session(options);
   const Summation eight32 = lanes(Accumulator::f32, 8, 1), eight64 = lanes(Accumulator::f64, 8, 1);
-  const auto entries = bind_cpu_backends(session, {
+  const auto entries = bind_backends(session, {
       cpu_function<&rb::cpu::unrolled8_f32>("control/unrolled8_f32", eight32),
       cpu_function<&rb::cpu::unrolled8_f64>("control/unrolled8_f64", eight64),
       cpu_function<&skip_last>("mutant/skip_last", eight32),
@@ -142,7 +142,7 @@ TEST(Mutants, IntermittentlyWrongIsCaughtInEveryRun) {
       o.rule = StopRule{};
       o.seed = seed++;
       Session session(o);
-      const auto entries = bind_cpu_backends(session, {cpu_backend<Intermittent>("mutant/intermittent")});
+      const auto entries = bind_backends(session, {cpu_backend<Intermittent>("mutant/intermittent")});
       EXPECT_EQ(rb::test::run_in_process(session, entries), 1u);
       const auto out = rb::test::outcome_of(session, "mutant/intermittent/" + std::to_string(n) + "/hot");
       EXPECT_GE(out.checked_calls, static_cast<std::int64_t>(Intermittent::kPeriod));
@@ -154,7 +154,7 @@ TEST(Mutants, IntermittentlyWrongIsCaughtInEveryRun) {
 TEST(Mutants, BrokenDeterminismPromiseIsCaught) {
   const std::int64_t n = 100'003;  // one float chain: a bound of 0.6% sum|x|, below kMaxRelativeBound
   Session session(rb::test::small_options({n}));
-  const auto entries = bind_cpu_backends(session, {
+  const auto entries = bind_backends(session, {
       cpu_backend<rb::test::ChangesOrder>("mutant/changes_order"),
       promising(Determinism::not_guaranteed, cpu_backend<rb::test::ChangesOrder>("control/changes_order_no_promise")),
   });

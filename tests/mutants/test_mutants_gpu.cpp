@@ -9,8 +9,9 @@
 #include <random>
 
 #include "bench/backends/cuda_kernel.hpp"
+#include "bench/gpu/backend.hpp"
 #include "bench/gpu/context.hpp"
-#include "bench/gpu/runner.hpp"
+#include "bench/registry.hpp"
 #include "tests/mutants/mutation.hpp"
 #include "tests/support/gpu.hpp"
 
@@ -58,7 +59,8 @@ class OnepassMutant final : public GpuBackend {
     }
   }
   Structure structure() const override {
-    if (kBug == Bug::f64_in_float) return kernel_structure(rb::cuda::onepass_f64.geometry(p_.n), p_.n, Accumulator::f64, false);
+    if (kBug == Bug::f64_in_float)
+      return kernel_structure(rb::cuda::onepass_f64.geometry(p_.n), p_.n, Accumulator::f64, false);
     return inner_->structure();
   }
 
@@ -116,7 +118,7 @@ TEST(Mutants, GpuBugsAreCaught) {
   RB_REQUIRE_GPU();
   Session session(rb::test::small_options({(std::int64_t{1} << 20) + 1, 1'000'003, (std::int64_t{1} << 31) + 7}));
   std::string why_not;
-  const auto entries = bind_gpu_backends(session, {
+  const auto entries = bind_backends(session, {
       cuda_kernel("control/onepass", rb::cuda::onepass),
       cuda_kernel("control/onepass_f64", rb::cuda::onepass_f64),
       gpu_backend<OnepassMutant<Bug::skip_last>>("mutant/onepass_skip_last"),
@@ -139,7 +141,8 @@ TEST(Mutants, GpuBugsAreCaught) {
                            {"mutant/onepass_memoizing", "copies a cached sum after its first call", Catcher::exact}},
                           {"control/onepass", "control/onepass_f64"}, "cold");
   // 8.6 GB in the time of a 4-byte copy: far above the DRAM peak.
-  const auto o = rb::test::outcome_of(session, "mutant/onepass_memoizing/" + std::to_string((std::int64_t{1} << 31) + 7) + "/cold");
+  const auto o = rb::test::outcome_of(
+      session, "mutant/onepass_memoizing/" + std::to_string((std::int64_t{1} << 31) + 7) + "/cold");
   EXPECT_EQ(o.ceiling, Outcome::Check::failed) << o.message;
   EXPECT_NE(o.message.find("faster than physics"), std::string::npos) << o.message;
   release_gpu();
@@ -156,7 +159,7 @@ TEST(Mutants, GpuIntermittentlyWrongIsCaughtInEveryRun) {
       o.rule = StopRule{};
       Session session(o);
       std::string why_not;
-      const auto entries = bind_gpu_backends(session, {gpu_backend<Intermittent>("mutant/onepass_intermittent")}, why_not);
+      const auto entries = bind_backends(session, {gpu_backend<Intermittent>("mutant/onepass_intermittent")}, why_not);
       EXPECT_TRUE(why_not.empty()) << why_not;
       EXPECT_EQ(rb::test::run_in_process(session, entries, "/cold"), 1u);
       return rb::test::outcome_of(session, "mutant/onepass_intermittent/" + std::to_string(n) + "/cold");

@@ -94,6 +94,18 @@ std::size_t run_in_process(bench::Session& session, const std::vector<bench::Bac
   return run_with(session, entries, filter, reporter);
 }
 
+std::vector<bench::BackendDef<float>> registered_cpu_defs() {
+  auto defs = bench::registered_defs<float>();
+  std::erase_if(defs, [](const auto& d) { return !d.on_cpu(); });
+  return defs;
+}
+
+std::vector<bench::BackendDef<float>> registered_gpu_defs() {
+  auto defs = bench::registered_defs<float>();
+  std::erase_if(defs, [](const auto& d) { return !d.on_gpu(); });
+  return defs;
+}
+
 bench::Outcome outcome_of(const bench::Session& session, const std::string& name) {
   const auto& all = session.outcomes();
   const auto it = std::find_if(all.rbegin(), all.rend(), [&](const bench::Outcome& o) { return o.name == name; });

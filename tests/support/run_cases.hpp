@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/registration.hpp"
 #include "bench/registry.hpp"
 #include "bench/session.hpp"
 
@@ -23,8 +24,10 @@ std::size_t run_in_process(bench::Session& session, const std::vector<bench::Bac
 std::size_t run_in_process(bench::Session& session, const std::vector<bench::BackendEntry>& entries,
                            const std::string& filter, std::map<std::string, double>& values,
                            const std::string& counter = {});
-// The registered backend (registered_cpu_backends() or gpu::registered_gpu_backends()) of that
-// name; throws when none is registered.
+// The registered definitions measured on the CPU, and those measured on one GPU, in sweep order.
+std::vector<bench::BackendDef<float>> registered_cpu_defs();
+std::vector<bench::BackendDef<float>> registered_gpu_defs();
+// The definition of that name among `registered`; throws when there is none.
 template <class Def>
 Def by_name(const std::vector<Def>& registered, const std::string& name) {
   for (const auto& def : registered) {

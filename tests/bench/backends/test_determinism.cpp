@@ -1,9 +1,9 @@
 // Every registered row that promises run_to_run or gpu_to_gpu (bench/determinism.hpp) returns the
 // same bits from repeated calls on the same data: odd sizes from 1 to beyond 2^31, uniform random
 // floats (an integer input would add exactly in any order and could not tell), the GPU rows with
-// the L2 flushed between calls; gpu_to_gpu rows also on a second GPU where one is visible. Rows that promise nothing are called too, and whether their bits
-// moved is printed: a finding, not a failure. The check itself must fail on a row whose order of
-// additions changes from call to call (Repeat.*).
+// the L2 flushed between calls; gpu_to_gpu rows also on a second GPU where one is visible. Rows that promise nothing
+// are called too, and whether their bits moved is printed: a finding, not a failure. The check itself must fail on a
+// row whose order of additions changes from call to call (Repeat.*).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -45,7 +45,8 @@ bool repeatable(const std::function<double()>& sum, double& first, double& other
 }
 
 // Checks one row at one size: a broken promise fails the test, a row without one is reported.
-void expect_promise_kept(const std::string& name, Determinism promised, std::int64_t n, const std::function<double()>& sum) {
+void expect_promise_kept(const std::string& name, Determinism promised, std::int64_t n,
+                         const std::function<double()>& sum) {
   double first = 0, other = 0;
   const bool same = repeatable(sum, first, other);
   if (promised == Determinism::not_guaranteed) {
@@ -54,7 +55,8 @@ void expect_promise_kept(const std::string& name, Determinism promised, std::int
     return;
   }
   EXPECT_TRUE(same) << name << " promises " << determinism_name(promised) << ", but at n = " << n << " calls gave "
-                    << first << " and " << other << " (bits " << std::hex << bits(first) << " vs " << bits(other) << ")";
+                    << first << " and " << other << " (bits " << std::hex << bits(first) << " vs " << bits(other)
+                    << ")";
 }
 
 // The sizes a side can hold: beyond 2^31 only where the memory is there and the build is optimized
@@ -87,7 +89,7 @@ TEST(Determinism, CpuRowsKeepTheirPromise) {
   int checked = 0;
   for (const auto n : o.sizes) {
     const float* x = session.host_data(n);
-    for (const auto& def : registered_cpu_backends()) {
+    for (const auto& def : rb::test::registered_cpu_defs()) {
       if (!def.unavailable.empty()) continue;
       auto backend = def.make({x, n});
       expect_promise_kept(def.name, def.determinism, n, [&] { return backend->run(); });
@@ -95,7 +97,8 @@ TEST(Determinism, CpuRowsKeepTheirPromise) {
     }
   }
   EXPECT_GT(checked, 0) << "no CPU row promises anything: a test that checks nothing must not pass";
-  std::printf("[ checked  ] %d (CPU row, n) pairs, sizes up to %lld\n", checked, static_cast<long long>(o.sizes.back()));
+  std::printf("[ checked  ] %d (CPU row, n) pairs, sizes up to %lld\n", checked,
+              static_cast<long long>(o.sizes.back()));
 }
 
 #if RB_TEST_HAVE_CUDA
@@ -111,7 +114,7 @@ TEST(Determinism, GpuRowsKeepTheirPromise) {
   int checked = 0;
   for (const auto n : o.sizes) {
     const float* x = g.input(n);
-    for (const auto& def : gpu::registered_gpu_backends()) {
+    for (const auto& def : rb::test::registered_gpu_defs()) {
       if (!def.unavailable.empty() || (def.probe && !def.probe().empty()) || def.name.starts_with("tune/")) continue;
       auto backend = def.make(gpu::GpuProblem{x, n, g.stream(), g.scratch(), g.slot(), info->sm_count});
       if (backend->structure().acc == Accumulator::none) continue;  // computes no sum (ref/launch)
@@ -132,8 +135,8 @@ TEST(Determinism, GpuRowsKeepTheirPromise) {
 // gpu_to_gpu rows on two devices: the same bits from each (the same data is generated on both).
 TEST(Determinism, GpuToGpuRowsAgreeAcrossGpus) {
   RB_REQUIRE_GPU();
-  std::vector<gpu::GpuBackendDef> rows;
-  for (const auto& def : gpu::registered_gpu_backends()) {
+  std::vector<BackendDef<float>> rows;
+  for (const auto& def : rb::test::registered_gpu_defs()) {
     if (def.determinism == Determinism::gpu_to_gpu && def.unavailable.empty()) rows.push_back(def);
   }
   if (rows.empty()) GTEST_SKIP() << "no available row promises gpu_to_gpu in this build (CUB's need CCCL >= 3.2)";

@@ -4,7 +4,7 @@
 
 #include "bench/gpu/backend.hpp"
 #include "bench/gpu/context.hpp"
-#include "bench/gpu/runner.hpp"
+#include "bench/registry.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 
@@ -13,17 +13,18 @@ namespace {
 using namespace rb::bench;
 using Kind = Outcome::Kind;
 
-std::vector<gpu::GpuBackendDef> library_backends() {
-  const auto registered = gpu::registered_gpu_backends();
-  std::vector<gpu::GpuBackendDef> out;
-  for (const char* name : {"cub", "thrust/reduce", "thrust/reduce_cached"}) out.push_back(rb::test::by_name(registered, name));
+std::vector<BackendDef<float>> library_backends() {
+  const auto registered = rb::test::registered_gpu_defs();
+  std::vector<BackendDef<float>> out;
+  for (const char* name : {"cub", "thrust/reduce", "thrust/reduce_cached"})
+    out.push_back(rb::test::by_name(registered, name));
   return out;
 }
 
 void expect_all_verified(std::vector<std::int64_t> sizes) {
   Session session(rb::test::small_options(sizes));
   std::string why_not;
-  const auto entries = gpu::bind_gpu_backends(session, library_backends(), why_not);
+  const auto entries = bind_backends(session, library_backends(), why_not);
   ASSERT_TRUE(why_not.empty()) << why_not;
   EXPECT_EQ(rb::test::run_in_process(session, entries), entries.size() * sizes.size() * 2);
   for (const auto& o : session.outcomes()) EXPECT_EQ(o.kind, Kind::ok) << o.name << ": " << o.message;

@@ -7,7 +7,7 @@
 
 #include "bench/gpu/backend.hpp"
 #include "bench/gpu/context.hpp"
-#include "bench/gpu/runner.hpp"
+#include "bench/registry.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 
@@ -23,11 +23,12 @@ TEST(TorchTriton, OddAndLargeSizes) {
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   Session session(rb::test::small_options(sizes));
-  const auto registered = gpu::registered_gpu_backends();
-  std::vector<gpu::GpuBackendDef> defs;
-  for (const char* name : {"triton/two_pass", "triton/onepass", "torch/sum"}) defs.push_back(rb::test::by_name(registered, name));
+  const auto registered = rb::test::registered_gpu_defs();
+  std::vector<BackendDef<float>> defs;
+  for (const char* name : {"triton/two_pass", "triton/onepass", "torch/sum"})
+    defs.push_back(rb::test::by_name(registered, name));
   std::string why_not, skipped;
-  auto entries = gpu::bind_gpu_backends(session, defs, why_not);
+  auto entries = bind_backends(session, defs, why_not);
   std::erase_if(entries, [&](const BackendEntry& e) {
     if (e.unavailable.empty()) return false;
     skipped += e.name + ": " + e.unavailable + "\n";

@@ -42,7 +42,7 @@ const Summation kChain64 = lanes(Accumulator::f64, 1);
 
 TEST(CpuRunner, CorrectPassesWrongFailsErrorsAreContained) {
   Session session(rb::test::small_options({1, 33, 4097}));
-  const auto entries = bind_cpu_backends(session, {
+  const auto entries = bind_backends(session, {
       cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64),
       cpu_function<&drop_last>("t/drops_last", kChain64),
       cpu_backend<Throws>("t/throws"),
@@ -79,7 +79,7 @@ class ExactCannotRun final : public CpuBackend {
 // Exit 0 means every check passed: an exact check that could not run fails its row.
 TEST(CpuRunner, AnExactCheckThatCannotRunFailsTheRow) {
   Session session(rb::test::small_options({4097}));
-  const auto entries = bind_cpu_backends(session, {cpu_backend<ExactCannotRun>("t/exact_cannot_run")});
+  const auto entries = bind_backends(session, {cpu_backend<ExactCannotRun>("t/exact_cannot_run")});
   EXPECT_EQ(rb::test::run_in_process(session, entries), 1u);
   const auto o = outcome_of(session, "t/exact_cannot_run/4097/hot");
   EXPECT_EQ(o.kind, Kind::verification_failed) << o.message;
@@ -96,7 +96,7 @@ TEST(CpuRunner, SizesBeyondTheInputFileAreSkipped) {
   Options o = rb::test::small_options({999, 1000, 1001});
   o.input_path = path.string();
   Session session(o);
-  const auto entries = bind_cpu_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
+  const auto entries = bind_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
   rb::test::run_in_process(session, entries);
   EXPECT_EQ(outcome_of(session, "t/good/999/hot").kind, Kind::ok);
   EXPECT_EQ(outcome_of(session, "t/good/1000/hot").kind, Kind::ok);
@@ -150,7 +150,7 @@ TEST(CpuRunner, DefaultSizesThinPast2Pow22NamedSizesDoNot) {
   Options defaults;
   defaults.sizes = rb::default_sizes();
   Session session(defaults);
-  const auto entries = bind_cpu_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
+  const auto entries = bind_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
   std::vector<std::int64_t> large;
   std::size_t dense = 0;
   for (const auto& c : select_cases(entries, defaults, "")) {
@@ -175,7 +175,7 @@ TEST(CpuRunner, DefaultSizesThinPast2Pow22NamedSizesDoNot) {
 // Every run reports the stopping rule's statistics, and they describe the samples.
 TEST(CpuRunner, SampleStatisticsAreReported) {
   Session session(rb::test::small_options({4097}));
-  const auto entries = bind_cpu_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
+  const auto entries = bind_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
   rb::test::run_in_process(session, entries, "t/good");
   const auto all = session.benchmarks();
   ASSERT_EQ(all.size(), 1u);
@@ -197,7 +197,8 @@ TEST(Session, ExactDataInPlaceThenTheInputAgain) {
       std::filesystem::create_directories(dir);
       const auto values = rb::test::random_signed(4097, 5);
       std::ofstream(dir / "x.bin", std::ios::binary)
-          .write(reinterpret_cast<const char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(float)));
+          .write(reinterpret_cast<const char*>(values.data()),
+                 static_cast<std::streamsize>(values.size() * sizeof(float)));
       o.input_path = (dir / "x.bin").string();
       o.dist_given = false;
     }

@@ -10,12 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "bench/gpu/backend.hpp"
 #include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/device.hpp"
 #include "bench/gpu/harness_kernels.cuh"
-#include "bench/gpu/runner.hpp"
 #include "bench/input.hpp"
+#include "bench/registry.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 
@@ -25,7 +26,9 @@ using namespace rb::bench;
 using namespace rb::bench::gpu;
 using rb::test::outcome_of;
 
-GpuBackendDef registered(const std::string& name) { return rb::test::by_name(registered_gpu_backends(), name); }
+BackendDef<float> registered(const std::string& name) {
+  return rb::test::by_name(rb::test::registered_gpu_defs(), name);
+}
 using Kind = Outcome::Kind;
 
 // CUB over n - 1 elements: the classic off-by-one.
@@ -57,7 +60,7 @@ TEST(GpuRunner, CubPassesBrokenBackendsFail) {
   RB_REQUIRE_GPU();
   Session session(rb::test::small_options({1, 33, 4096, 4097, 1'000'001}));
   std::string why_not;
-  const auto entries = bind_gpu_backends(session, {registered("cub"), gpu_backend<CubDropsLast>("t/drops_last"),
+  const auto entries = bind_backends(session, {registered("cub"), gpu_backend<CubDropsLast>("t/drops_last"),
                                                    gpu_backend<Silent>("t/silent")},
                                          why_not);
   ASSERT_TRUE(why_not.empty()) << why_not;
@@ -92,7 +95,7 @@ TEST(GpuRunner, AllocationFailureIsContained) {
   RB_REQUIRE_GPU();
   Session session(rb::test::small_options({4097, 1'000'001}));
   std::string why_not;
-  const auto entries = bind_gpu_backends(session, {gpu_backend<GreedyScratch>("t/greedy"), registered("cub")}, why_not);
+  const auto entries = bind_backends(session, {gpu_backend<GreedyScratch>("t/greedy"), registered("cub")}, why_not);
   rb::test::run_in_process(session, entries);
   for (const char* tail : {"/4097/cold", "/4097/hot", "/1000001/cold", "/1000001/hot"}) {
     const auto greedy = outcome_of(session, std::string("t/greedy") + tail);
@@ -114,7 +117,7 @@ TEST(GpuRunner, EveryRowReportsItsSmClock) {
   ASSERT_TRUE(info) << why_not;
   if (current_clocks(info->pci_bus_id).sm_mhz < 0) GTEST_SKIP() << "NVML gives no clock here";
   Session session(rb::test::small_options({1 << 20}));
-  const auto entries = bind_gpu_backends(session, {registered("cub")}, why_not);
+  const auto entries = bind_backends(session, {registered("cub")}, why_not);
   ASSERT_TRUE(why_not.empty()) << why_not;
   std::map<std::string, double> mhz, throttled;
   rb::test::run_in_process(session, entries, "all", mhz, "sm_mhz");
@@ -136,7 +139,8 @@ TEST(GpuRunner, BlockingBackendColdIsNotFasterThanHot) {
   RB_REQUIRE_GPU();
   Session session(rb::test::small_options({1 << 10, 1 << 20}));
   std::string why_not;
-  const auto entries = bind_gpu_backends(session, {registered("thrust/reduce"), registered("thrust/reduce_cached")}, why_not);
+  const auto entries =
+      bind_backends(session, {registered("thrust/reduce"), registered("thrust/reduce_cached")}, why_not);
   ASSERT_TRUE(why_not.empty()) << why_not;
   std::map<std::string, std::vector<double>> runs;
   for (int rep = 0; rep < 5; ++rep) {
@@ -154,7 +158,8 @@ TEST(GpuRunner, BlockingBackendColdIsNotFasterThanHot) {
   for (const char* backend : {"thrust/reduce/", "thrust/reduce_cached/"}) {
     for (const char* n : {"1024", "1048576"}) {
       const double cold = median(std::string(backend) + n + "/cold"), hot = median(std::string(backend) + n + "/hot");
-      EXPECT_GE(cold, hot - std::max(0.05 * hot, 1.0)) << backend << n << ": cold " << cold << " us, hot " << hot << " us";
+      EXPECT_GE(cold, hot - std::max(0.05 * hot, 1.0))
+          << backend << n << ": cold " << cold << " us, hot " << hot << " us";
     }
   }
   EXPECT_EQ(session.failures(), 0);

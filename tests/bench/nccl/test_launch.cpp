@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/nccl/launch.hpp"
+#include "bench/launch.hpp"
 #include "bench/nccl/rendezvous.hpp"
 #include "bench/nccl/shard.hpp"
 
@@ -40,7 +40,8 @@ TEST(Launch, NoLauncherIsOneProcess) {
 
 TEST(Launch, EachLauncherIsRead) {
   // mpirun -np 8: its own variables alone.
-  Launch l = read_launch(env_of({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "8"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}}));
+  Launch l = read_launch(
+      env_of({{"OMPI_COMM_WORLD_RANK", "3"}, {"OMPI_COMM_WORLD_SIZE", "8"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}}));
   EXPECT_EQ(l.rank, 3);
   EXPECT_EQ(l.size, 8);
   EXPECT_EQ(l.local_rank, 1);
@@ -134,7 +135,8 @@ TEST(Launch, StrayVariablesLeaveOneProcess) {
     for (const auto& e : entries) EXPECT_TRUE(e.unavailable.empty()) << c.named << ": " << e.name;
   }
   // Both kinds at once: one line naming both.
-  const Launch both = read_launch(env_of({{"RANK", "3"}, {"WORLD_SIZE", "8"}, {"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}}));
+  const Launch both =
+      read_launch(env_of({{"RANK", "3"}, {"WORLD_SIZE", "8"}, {"SLURM_PROCID", "0"}, {"SLURM_NTASKS", "4"}}));
   EXPECT_EQ(both.size, 1);
   EXPECT_NE(both.ignored.find("RANK=3"), std::string::npos) << both.ignored;
   EXPECT_NE(both.ignored.find("SLURM_NTASKS=4"), std::string::npos) << both.ignored;
@@ -152,7 +154,8 @@ TEST(Launch, OutOfRangeOrGarbageThrows) {
   EXPECT_THROW(read_launch(torchrun("2", "2")), std::invalid_argument);
   EXPECT_THROW(read_launch(torchrun("-1", "2")), std::invalid_argument);
   EXPECT_THROW(read_launch(torchrun("one", "2")), std::invalid_argument);
-  EXPECT_THROW(read_launch(env_of({{"OMPI_COMM_WORLD_RANK", "4"}, {"OMPI_COMM_WORLD_SIZE", "4"}})), std::invalid_argument);
+  EXPECT_THROW(read_launch(env_of({{"OMPI_COMM_WORLD_RANK", "4"}, {"OMPI_COMM_WORLD_SIZE", "4"}})),
+               std::invalid_argument);
   EXPECT_THROW(read_launch(env_of({{"RANK", "2"}, {"WORLD_SIZE", "2"}}), "file:/shared/id"), std::invalid_argument);
 }
 

@@ -73,7 +73,7 @@ TEST(NcclRows, EveryGpuVerifiesAlsoMisaligned) {
 class DropsLast final : public gpu::GpuBackend {
  public:
   explicit DropsLast(const gpu::GpuProblem& p)
-      : inner_(rb::test::by_name(gpu::registered_gpu_backends(), "cuda/onepass")
+      : inner_(rb::test::by_name(rb::test::registered_gpu_defs(), "cuda/onepass")
                    .make(gpu::GpuProblem{p.input, p.n > 0 ? p.n - 1 : 0, p.stream, p.scratch, p.out, p.sm_count})) {}
   void enqueue(cudaStream_t s) override { inner_->enqueue(s); }
   double result() override { return inner_->result(); }
@@ -117,8 +117,8 @@ TEST(NcclRows, ALostElementFailsTheExactCheck) {
 class ChangesOrderAfterFirst final : public gpu::GpuBackend {
  public:
   explicit ChangesOrderAfterFirst(const gpu::GpuProblem& p)
-      : first_(rb::test::by_name(gpu::registered_gpu_backends(), "cuda/onepass").make(p)),
-        later_(rb::test::by_name(gpu::registered_gpu_backends(), "cub").make(p)) {}
+      : first_(rb::test::by_name(rb::test::registered_gpu_defs(), "cuda/onepass").make(p)),
+        later_(rb::test::by_name(rb::test::registered_gpu_defs(), "cub").make(p)) {}
   void enqueue(cudaStream_t s) override { (calls_++ == 0 ? first_ : later_)->enqueue(s); }
   double result() override { return later_->result(); }
   Structure structure() const override { return later_->structure(); }

@@ -12,11 +12,11 @@
 namespace rb::test {
 namespace {
 
-using bench::CpuBackendDef;
+using bench::BackendDef;
 
 int evaluated = 0;
 
-CpuBackendDef counted(CpuBackendDef def) {
+BackendDef<float> counted(BackendDef<float> def) {
   ++evaluated;
   return def;
 }
@@ -28,12 +28,12 @@ bool register_duplicates = false;
 
 RB_REGISTER_BACKEND(counted(bench::unavailable_backend("t/zeta", "a test row")));
 // One registration of two rows, listed out of name order: the order listed is kept.
-RB_REGISTER_BACKEND(std::vector<CpuBackendDef>{bench::unavailable_backend("t/alpha_b", "a test row"),
+RB_REGISTER_BACKEND(std::vector<BackendDef<float>>{bench::unavailable_backend("t/alpha_b", "a test row"),
                                                bench::unavailable_backend("t/alpha_a", "a test row")});
-RB_REGISTER_BACKEND(register_duplicates ? std::vector<CpuBackendDef>{bench::unavailable_backend("t/dup", "a")}
-                                        : std::vector<CpuBackendDef>{});
+RB_REGISTER_BACKEND(register_duplicates ? std::vector<BackendDef<float>>{bench::unavailable_backend("t/dup", "a")}
+                                        : std::vector<BackendDef<float>>{});
 #if RB_TEST_GPU
-RB_REGISTER_BACKEND(std::vector<bench::gpu::GpuBackendDef>{bench::gpu::unavailable_backend("t/gpu_b2", "a test row"),
+RB_REGISTER_BACKEND(std::vector<bench::BackendDef<float>>{bench::gpu::unavailable_backend("t/gpu_b2", "a test row"),
                                                            bench::gpu::unavailable_backend("t/gpu_b1", "a test row")});
 #endif
 

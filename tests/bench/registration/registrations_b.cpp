@@ -10,8 +10,9 @@
 namespace rb::test {
 
 RB_REGISTER_BACKEND(bench::unavailable_backend("t/mid", "a test row"));
-RB_REGISTER_BACKEND(register_duplicates ? std::vector<bench::CpuBackendDef>{bench::unavailable_backend("t/dup", "b")}
-                                        : std::vector<bench::CpuBackendDef>{});
+RB_REGISTER_BACKEND(register_duplicates
+                        ? std::vector<bench::BackendDef<float>>{bench::unavailable_backend("t/dup", "b")}
+                        : std::vector<bench::BackendDef<float>>{});
 #if RB_TEST_GPU
 RB_REGISTER_BACKEND(bench::gpu::unavailable_backend("t/gpu_a", "a test row"));
 #endif

@@ -39,12 +39,12 @@ class AtStart : public ::testing::Environment {
 TEST(Registration, ExpressionsRunWhenBoundNotDuringStaticInitialisation) {
   EXPECT_EQ(evaluations_at_start, 0);
   const int before = rb::test::evaluations();
-  (void)registered_cpu_backends();
+  (void)rb::test::registered_cpu_defs();
   EXPECT_EQ(rb::test::evaluations(), before + 1);
 }
 
 TEST(Registration, CpuOrderIsTheRuleWhateverTheLinkOrder) {
-  EXPECT_EQ(names(registered_cpu_backends()), rb::test::kCpuOrder);
+  EXPECT_EQ(names(rb::test::registered_cpu_defs()), rb::test::kCpuOrder);
 }
 
 TEST(Registration, BoundEntriesAreCpuThenGpu) {
@@ -63,14 +63,14 @@ TEST(Registration, BoundEntriesAreCpuThenGpu) {
 
 #if RB_TEST_GPU
 TEST(Registration, GpuOrderIsTheRuleWhateverTheLinkOrder) {
-  EXPECT_EQ(names(gpu::registered_gpu_backends()), rb::test::kGpuOrder);
+  EXPECT_EQ(names(rb::test::registered_gpu_defs()), rb::test::kGpuOrder);
 }
 #endif
 
 TEST(Registration, ANameRegisteredTwiceIsRefusedNamingBothFiles) {
   rb::test::register_duplicates = true;
   try {
-    (void)registered_cpu_backends();
+    (void)rb::test::registered_cpu_defs();
     ADD_FAILURE() << "t/dup was registered twice without an error";
   } catch (const std::logic_error& e) {
     const std::string what = e.what();
@@ -79,7 +79,7 @@ TEST(Registration, ANameRegisteredTwiceIsRefusedNamingBothFiles) {
     EXPECT_NE(what.find("registrations_b.cpp:"), std::string::npos) << what;
   }
   rb::test::register_duplicates = false;
-  EXPECT_EQ(names(registered_cpu_backends()), rb::test::kCpuOrder);
+  EXPECT_EQ(names(rb::test::registered_cpu_defs()), rb::test::kCpuOrder);
 }
 
 }  // namespace

@@ -79,7 +79,9 @@ struct AnyVariant {
   cuda::NamedVariant v;
 
   std::string_view name() const { return v.name; }
-  double sum(const float* in, std::int64_t n) const { return v.f32 ? sum_once(*v.f32, in, n) : sum_once(*v.f64, in, n); }
+  double sum(const float* in, std::int64_t n) const {
+    return v.f32 ? sum_once(*v.f32, in, n) : sum_once(*v.f64, in, n);
+  }
   cuda::Geometry geometry(std::int64_t n) const { return v.f32 ? v.f32->geometry(n) : v.f64->geometry(n); }
   test::Acc accumulation() const { return v.f32 ? test::Acc::f32_tree : test::Acc::f64; }
 };

@@ -55,9 +55,9 @@ TEST(Layout, EdgeHandsEachHeadAndTailFloatToOneThread) {
 TEST(Layout, EvenShareIsContiguousRowAlignedAndBalanced) {
   for (const int row : {32, 256, 1024}) {
     for (const int grid : {1, 2, 7, 528, 1056}) {
-      for (const std::int64_t items : {std::int64_t{0}, std::int64_t{1}, std::int64_t{row} - 1, std::int64_t{row} * grid,
-                                       std::int64_t{row} * grid + 1, std::int64_t{row} * grid * 3 - 5,
-                                       (std::int64_t{1} << 31) + 7}) {
+      for (const std::int64_t items :
+           {std::int64_t{0}, std::int64_t{1}, std::int64_t{row} - 1, std::int64_t{row} * grid,
+            std::int64_t{row} * grid + 1, std::int64_t{row} * grid * 3 - 5, (std::int64_t{1} << 31) + 7}) {
         SCOPED_TRACE(testing::Message() << "row " << row << ", grid " << grid << ", items " << items);
         const EvenShare share = EvenShare::make(items, row, grid);
         std::int64_t expect_begin = 0, fewest = items, most = 0;

@@ -40,7 +40,8 @@ TEST(Onepass, BitwiseDeterministicOverTenRuns) {
     SCOPED_TRACE(testing::Message() << "n " << n);
     ASSERT_GT(v.geometry(n).grid, 1) << "needs several blocks finishing in a different order each run";
     std::vector<float> results;
-    for (int run = 0; run < 10; ++run) results.push_back(rb::test::sum_into(v, d.get() + 1, n, scratch.get(), out.get()));
+    for (int run = 0; run < 10; ++run)
+      results.push_back(rb::test::sum_into(v, d.get() + 1, n, scratch.get(), out.get()));
     RB_EXPECT_SUM(results.front(), std::span(x).subspan(1, n), Acc::f32_tree);
     for (int run = 1; run < 10; ++run) {
       EXPECT_EQ(std::memcmp(&results[run], &results.front(), sizeof(float)), 0)
@@ -61,7 +62,8 @@ TEST(Onepass, SlotsAreEmptyAgainAfterLaunchesOfDifferentN) {
   DeviceArray<float> out(1);
   v.prepare(scratch.get(), bytes, nullptr);  // once: every launch below must leave it all zero
   // Grids: full, 2 blocks, 1 block (touches no slot), full again, 25 blocks, none (n = 0).
-  for (const std::int64_t n : {big, g.tile + 1, std::int64_t{1}, big - 3, std::int64_t{100'003}, std::int64_t{0}, big}) {
+  for (const std::int64_t n :
+       {big, g.tile + 1, std::int64_t{1}, big - 3, std::int64_t{100'003}, std::int64_t{0}, big}) {
     SCOPED_TRACE(testing::Message() << "n " << n << ", grid " << v.geometry(n).grid);
     RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n),
                   Acc::f32_tree);
@@ -171,8 +173,9 @@ void expect_single_block_sums_correctly() {
   const auto x = rb::test::random_signed(tile + 8, 12);
   const auto d = rb::test::upload(x);
   for (const int offset : {0, 1, 2, 3}) {
-    for (const std::int64_t n : {std::int64_t{0}, std::int64_t{1}, std::int64_t{3}, std::int64_t{6}, std::int64_t{4 * Threads - 1},
-                                 std::int64_t{4 * Threads + 5}, tile - 3, tile - 1, tile}) {
+    for (const std::int64_t n :
+         {std::int64_t{0}, std::int64_t{1}, std::int64_t{3}, std::int64_t{6}, std::int64_t{4 * Threads - 1},
+          std::int64_t{4 * Threads + 5}, tile - 3, tile - 1, tile}) {
       SCOPED_TRACE(testing::Message() << "t" << Threads << "_u" << Loads << ", offset " << offset << ", n " << n);
       RB_EXPECT_SUM(rb::test::sum_once(v, d.get() + offset, n), std::span(x).subspan(offset, n), Acc::f32_tree);
     }

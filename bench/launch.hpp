@@ -1,9 +1,10 @@
 #pragma once
 // Who this process is in a multi-process launch (mpirun, srun, torchrun --no-python), read from
 // the launcher's environment, and what that changes in main(): only rank 0 writes the console
-// table and --benchmark_out files, and under a launcher only the nccl/* rows run, on every rank,
-// because every rank must issue the same collectives in the same order.
-// No NCCL or CUDA here: a CPU-only build reads the same variables.
+// table and --benchmark_out files, and under a launcher only the collective rows (AcrossGpus,
+// bench/definition.hpp) run, on every rank, because every rank must issue the same collectives in
+// the same order. Generic: a CPU-only build reads the same variables, so that under mpirun it
+// does not run every row on every rank; what joins the ranks is the collective rows' business.
 #include <benchmark/benchmark.h>
 
 #include <functional>

@@ -1,4 +1,4 @@
-#include "bench/nccl/launch.hpp"
+#include "bench/launch.hpp"
 
 #include <charconv>
 #include <cstdio>
