@@ -1,7 +1,7 @@
 #pragma once
 // Nothing faster than physics: the bandwidth no row of a regime can exceed, stated from the
 // hardware. A row whose median time implies more has not read its input (a memoized sum, a skipped
-// launch) and fails, whatever its sum (bench/report.cpp).
+// launch) and fails, whatever its sum (bench/finish.cpp).
 //   cold GPU rows: the DRAM's theoretical peak (2 x memory clock x bus width);
 //   hot GPU rows: the bytes beyond the L2's size still come from DRAM at its peak, and no byte
 //     reaches the SMs faster than kSmLoadBytesPerClock per SM per clock at the maximum SM clock;

@@ -4,7 +4,7 @@
 // block over the partials): the step between 2^12 and 2^13 in every CUB sweep.
 #include <cub/device/device_reduce.cuh>
 
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/backends/cub_structure.hpp"
 
 namespace rb::bench::gpu {
 namespace {

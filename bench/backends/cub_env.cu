@@ -14,7 +14,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
               "the CCCL on the include path is not the one cmake/Cccl.cmake chose");
 #endif
 
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/backends/cub_structure.hpp"
 
 #if CCCL_VERSION >= 3002000
 #include <cub/device/device_reduce.cuh>

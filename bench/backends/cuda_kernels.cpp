@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bench/backends/cuda_kernel.hpp"
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/backends/cub_structure.hpp"
 #include "bench/run_context.hpp"
 #include "kernels/cuda/sum.hpp"
 

@@ -8,7 +8,7 @@
 #include <limits>
 #include <vector>
 
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/backends/cub_structure.hpp"
 #include "kernels/cuda/ref.hpp"
 #include "kernels/cuda/tuning.cuh"
 

@@ -18,7 +18,7 @@
 #include <type_traits>
 
 #include "bench/backends/cuda_kernel.hpp"
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/backends/cub_structure.hpp"
 #include "bench/session.hpp"
 #include "kernels/cuda/experimental/completions.cuh"
 #include "kernels/cuda/onepass.cuh"

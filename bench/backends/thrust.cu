@@ -8,11 +8,6 @@
 //   thrust/reduce_cached     the same call with a caching allocator passed through the execution
 //                            policy: no cudaMalloc/cudaFree per call. Still synchronizes and copies.
 //
-// thrust/transform_reduce (identity functor, cached allocator) was measured too and dropped: on
-// the H200 it was indistinguishable from reduce_cached at every n of the default sweep (within
-// ±2 µs both ways below 2^20, within 1% above; results/h200/baseline.json as of commit 19970f7), so the
-// iterator machinery costs nothing measurable.
-//
 // These calls block until the sum is on the host, so they report blocking(): the runner lets the
 // GPU go idle before the start event (no spin, and a cold flush finished), so the events bracket
 // the host-side work too, in both modes, and host_us reports the call's wall time.
@@ -23,7 +18,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/backends/cub_structure.hpp"
 
 namespace rb::bench::gpu {
 namespace {

@@ -10,7 +10,7 @@
 #include <c10/cuda/CUDAStream.h>
 #include <torch/torch.h>
 
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/backends/cub_structure.hpp"
 
 namespace rb::bench::gpu {
 namespace {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "bench/backends/gpu_defs.hpp"
+#include "bench/backends/cub_structure.hpp"
 #include "bench/session.hpp"
 #include "kernels/triton/launch.hpp"
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench/measure.hpp"
-#include "bench/report.hpp"
+#include "bench/finish.hpp"
 
 namespace rb::bench {
 namespace {

@@ -35,7 +35,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/session.hpp"
 #include "bench/measure.hpp"
-#include "bench/report.hpp"
+#include "bench/finish.hpp"
 #include "bench/run_context.hpp"
 
 namespace rb::bench {

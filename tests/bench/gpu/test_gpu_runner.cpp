@@ -106,8 +106,6 @@ TEST(GpuRunner, AllocationFailureIsContained) {
   release_gpu();
 }
 
-// thrust::reduce blocks the host until its sum is copied back. Queued behind the cold flush, its
-// allocation and launches used to run while the flush still executed, outside the events, and
 // Every GPU row reports the lowest SM clock read while it sampled (NVML) and whether that was
 // throttled; the clock cannot exceed the device's maximum.
 TEST(GpuRunner, EveryRowReportsItsSmClock) {
@@ -133,8 +131,10 @@ TEST(GpuRunner, EveryRowReportsItsSmClock) {
   release_gpu();
 }
 
-// cold came out faster than hot (21.2 against 24.3 us at 2^10 on the H200). The runner now lets
-// the GPU go idle before a blocking backend's start event: cold must not beat hot beyond noise.
+// thrust::reduce blocks the host until its sum is copied back. Queued behind the cold flush, its
+// allocation and launches would run while the flush still executes, outside the events, and cold
+// would come out faster than hot. The runner lets the GPU go idle before a blocking backend's
+// start event: cold must not beat hot beyond noise.
 TEST(GpuRunner, BlockingBackendColdIsNotFasterThanHot) {
   RB_REQUIRE_GPU();
   Session session(rb::test::small_options({1 << 10, 1 << 20}));

@@ -1,4 +1,4 @@
-#include "bench/report.hpp"
+#include "bench/finish.hpp"
 
 #include <cstdio>
 

@@ -1,6 +1,6 @@
 #pragma once
-// What the GPU adapters share: the adapter interface and CUB's stated structure (cub.cu and
-// thrust.cu both run CUB's DeviceReduce).
+// CUB's stated structure, for the rows that run CUB's DeviceReduce (cub.cu and thrust.cu) and the
+// adapters that state theirs beside it; it brings the adapter interface with it.
 #include <cstdint>
 
 #include "bench/gpu/backend.hpp"
