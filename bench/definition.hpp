@@ -59,7 +59,7 @@ struct BackendDef {
   using Element = T;
   std::string name;
   std::variant<OnCpu<T>, OnGpu<T>, AcrossGpus> measure;
-  std::string unavailable;  // why this build or machine cannot run it; empty when it can
+  std::string unavailable = {};  // why this build or machine cannot run it; empty when it can
   // A run-time check for what only the running machine can tell (is `triton` importable?): empty
   // when fine, else why not. Called once when the backends are bound.
   std::function<std::string()> probe = {};

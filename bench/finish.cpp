@@ -25,7 +25,7 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
     return;
   }
   const auto iterations = static_cast<std::int64_t>(state.iterations());
-  const std::int64_t bytes = iterations * c.n * static_cast<std::int64_t>(sizeof(float));
+  const std::int64_t bytes = iterations * c.bytes();
   state.SetBytesProcessed(bytes);
   if (m.peak_bytes_per_s > 0 && m.seconds > 0) {
     state.counters["pct_peak"] = 100.0 * static_cast<double>(bytes) / m.seconds / m.peak_bytes_per_s;
@@ -34,7 +34,7 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
   bool failed = false;
 
   if (m.ceiling.bytes_per_s > 0 && m.stats.median > 0) {
-    const double rate = 4.0 * static_cast<double>(c.n) / m.stats.median;
+    const double rate = static_cast<double>(c.bytes()) / m.stats.median;
     o.ceiling = rate > m.ceiling.bytes_per_s ? Outcome::Check::failed : Outcome::Check::passed;
     if (o.ceiling == Outcome::Check::failed) {
       char buf[96];

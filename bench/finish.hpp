@@ -27,7 +27,7 @@ struct Measurement {
   Determinism promised = Determinism::not_guaranteed;
 };
 
-// Sets bytes processed (iterations x 4n), the sample statistics (bench/measure.hpp) and the
+// Sets bytes processed (iterations x the case's bytes), the sample statistics (bench/measure.hpp) and the
 // counters n, rel_err (the worst call's), rel_tol (absent when no bound exists), exact (1 passed),
 // checked_calls (timed, warm-up and exact calls whose sums were checked), wrong_calls,
 // repeatable (1: every timed call gave the warm-up's bits) and pct_peak; holds the median's

@@ -96,6 +96,10 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   set_context("build_type", RB_BUILD_TYPE);
   set_context("benchmark_source", RB_BENCHMARK_SOURCE);
   set_context("input", session.input_description());
+  std::string dtypes;
+  for (const Dtype d : session.options().dtypes) dtypes += (dtypes.empty() ? "" : ",") + std::string(dtype_name(d));
+  set_context("dtypes", dtypes + ": each type sums the input stored in it (f16/bf16 rounded to nearest even, f64 "
+                                 "widened, i32 x * 2^20 rounded); rows of types other than f32 end in @<type>");
   set_context("verification",
               "every call: each timed call's sum (and the warm-up's) within the stated bound, "
               "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "

@@ -138,6 +138,17 @@ const std::vector<Flag>& flags() {
        "4Ki/4Mi/4Gi (binary), A..B (A, 2A, 4A, ... <= B).\n"
        "Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9; CPU backends\n"
        "take those up to 2^22, then 2^24, 2^26, 2^28, unless --sizes is given."},
+      {"--dtype", "LIST", false,
+       [](Options& o, const std::string& v) {
+         try {
+           o.dtypes = parse_dtypes(v);
+         } catch (const std::invalid_argument& e) {
+           throw UsageError(std::string("--dtype: ") + e.what());
+         }
+       },
+       "element types to sum, comma-separated: f32 (default), f64, f16, bf16,\n"
+       "i32, or all. Each sums the same input stored in that type; rows of a\n"
+       "type other than f32 are named <backend>@<type>/<n>/<mode>"},
       {"--dist", "NAME", false,
        [](Options& o, const std::string& v) {
          o.dist = parse_dist(v);

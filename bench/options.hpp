@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/element.hpp"
 #include "bench/sampling.hpp"
 #include "common/synth.hpp"
 
@@ -16,6 +17,7 @@ inline constexpr int kMaxOffset = 64;
 
 struct Options {
   std::vector<std::int64_t> sizes;  // sorted, unique
+  std::vector<Dtype> dtypes = {Dtype::f32};  // --dtype: the element types, in the order given
   bool sizes_given = false;         // --sizes given: every backend runs every size
   Dist dist = Dist::harmonic;
   bool dist_given = false;          // --dist given (it excludes --input)

@@ -17,16 +17,17 @@ void for_each_case(const std::vector<BackendEntry>& entries, const Options& opti
     if (!e.unavailable.empty()) continue;
     for (const auto n : options.sizes) {
       if (!options.sizes_given && e.default_size && !e.default_size(n)) continue;
-      for (const auto mode : e.modes) f(e, Case{e.name, n, mode});
+      for (const auto mode : e.modes) f(e, Case{e.name, n, mode, e.dtype});
     }
   }
 }
 
 // `probe_gpu`: probe the device (and say why it cannot run GPU rows) even when no GPU row is bound.
-std::vector<BackendEntry> bind(Session& session, std::vector<BackendDef<float>> defs, std::string& gpu_why_not,
+template <class T>
+std::vector<BackendEntry> bind(Session& session, std::vector<BackendDef<T>> defs, std::string& gpu_why_not,
                                bool probe_gpu) {
   std::vector<BackendEntry> entries;
-  std::vector<BackendDef<float>> on_gpus;
+  std::vector<BackendDef<T>> on_gpus;
   for (auto& def : defs) {
     if (def.on_cpu()) entries.push_back(bind_on_cpu(session, std::move(def)));
     else on_gpus.push_back(std::move(def));
@@ -40,18 +41,36 @@ std::vector<BackendEntry> bind(Session& session, std::vector<BackendDef<float>> 
 
 }  // namespace
 
-std::vector<BackendEntry> bind_backends(Session& session, std::vector<BackendDef<float>> defs,
+template <class T>
+std::vector<BackendEntry> bind_backends(Session& session, std::type_identity_t<std::vector<BackendDef<T>>> defs,
                                         std::string& gpu_why_not) {
   return bind(session, std::move(defs), gpu_why_not, false);
 }
 
-std::vector<BackendEntry> bind_backends(Session& session, std::vector<BackendDef<float>> defs) {
+template <class T>
+std::vector<BackendEntry> bind_backends(Session& session, std::type_identity_t<std::vector<BackendDef<T>>> defs) {
   std::string gpu_why_not;
-  return bind_backends(session, std::move(defs), gpu_why_not);
+  return bind_backends<T>(session, std::move(defs), gpu_why_not);
 }
 
+#define RB_BIND_BACKENDS(T)                                                                                      \
+  template std::vector<BackendEntry> bind_backends<T>(Session&, std::vector<BackendDef<T>>, std::string&); \
+  template std::vector<BackendEntry> bind_backends<T>(Session&, std::vector<BackendDef<T>>);
+RB_BIND_BACKENDS(float)
+RB_BIND_BACKENDS(double)
+RB_BIND_BACKENDS(f16)
+RB_BIND_BACKENDS(bf16)
+RB_BIND_BACKENDS(std::int32_t)
+#undef RB_BIND_BACKENDS
+
 std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu_why_not) {
-  return bind(session, registered_defs<float>(), gpu_why_not, true);
+  std::vector<BackendEntry> entries;
+  for (const Dtype d : session.options().dtypes) {
+    with_element_type(d, [&]<class T>() {
+      for (auto& e : bind(session, registered_defs<T>(), gpu_why_not, true)) entries.push_back(std::move(e));
+    });
+  }
+  return entries;
 }
 
 std::vector<Case> select_cases(const std::vector<BackendEntry>& entries, const Options& options,

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/definition.hpp"
@@ -24,7 +25,8 @@
 namespace rb::bench {
 
 struct BackendEntry {
-  std::string name;                 // e.g. "cub", "cpu/accumulate_f32"
+  std::string name;                 // e.g. "cub", "cpu/accumulate_f32", "cub@bf16"
+  Dtype dtype = Dtype::f32;         // what it sums (bench/element.hpp)
   std::string unavailable;          // why it cannot run here; empty when it can
   std::vector<Mode> modes;          // which of cold/hot it is registered for
   // Which default sizes it runs (--sizes runs any); empty: all of them.
@@ -39,12 +41,17 @@ struct BackendEntry {
 // Binds definitions to the session, in their order, each to the loop of its strategy
 // (bench/definition.hpp). Without a usable GPU (or without CUDA in this build) the GPU entries
 // are unavailable and `gpu_why_not` says why; it stays empty when no GPU row is bound.
-std::vector<BackendEntry> bind_backends(Session& session, std::vector<BackendDef<float>> defs,
+// Instantiated for every element type of bench/element.hpp; an entry's name ends in @<dtype> for
+// types other than f32. T is named, not deduced (bind_backends<double>(...)), so that a braced list
+// of float definitions binds as it is.
+template <class T = float>
+std::vector<BackendEntry> bind_backends(Session& session, std::type_identity_t<std::vector<BackendDef<T>>> defs,
                                         std::string& gpu_why_not);
-std::vector<BackendEntry> bind_backends(Session& session, std::vector<BackendDef<float>> defs);
+template <class T = float>
+std::vector<BackendEntry> bind_backends(Session& session, std::type_identity_t<std::vector<BackendDef<T>>> defs);
 
-// Every registered backend bound to the session, in sweep order. A name registered twice throws
-// std::logic_error.
+// Every registered backend of every type of --dtype bound to the session, in sweep order: type by
+// type, in the order --dtype gives them. A name registered twice throws std::logic_error.
 std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu_why_not);
 
 // The cases of the available entries whose names pass the filter (Google Benchmark's syntax:

@@ -104,12 +104,33 @@ const Reference& Session::scan_to(ReferenceScan& scan, std::map<std::int64_t, Re
   return known.at(n);
 }
 
-const Reference& Session::reference(std::int64_t n) {
+Session::Scanned& Session::typed_scan(Dtype d, int set) {
+  const auto key = std::make_pair(d, set);
+  if (const auto it = typed_scans_.find(key); it != typed_scans_.end()) return it->second;
+  ChunkSource quantized = [this, d, set](std::int64_t b, std::int64_t e, float* scratch) -> const float* {
+    const float* x = set < 0 ? read_chunk(b, e, scratch) : exact_source(set)(b, e, scratch);
+    if (x != scratch) std::copy(x, x + (e - b), scratch);
+    quantize(d, scratch, e - b);
+    return scratch;
+  };
+  return typed_scans_.emplace(key, Scanned{quantized, ReferenceScan(quantized), {}}).first->second;
+}
+
+const Reference& Session::reference(std::int64_t n, Dtype d) {
+  if (d != Dtype::f32 && d != Dtype::f64) {
+    require_input(n);
+    Scanned& s = typed_scan(d, -1);
+    return scan_to(s.scan, s.known, n, s.source);
+  }
   if (!references_.contains(n)) require_input(n);
   return scan_to(scan_, references_, n, chunk_source());
 }
 
-const Reference& Session::exact_reference(std::int64_t n, int set) {
+const Reference& Session::exact_reference(std::int64_t n, int set, Dtype d) {
+  if (d != Dtype::f32 && d != Dtype::f64) {
+    Scanned& s = typed_scan(d, set);
+    return scan_to(s.scan, s.known, n, s.source);
+  }
   return scan_to(exact_scans_.at(static_cast<std::size_t>(set)), exact_references_[static_cast<std::size_t>(set)], n,
                  exact_source(set));
 }
@@ -120,6 +141,15 @@ void fill_synthetic(Dist dist, std::uint64_t seed, float* dst, std::int64_t begi
   parallel_for((end - begin + kFillChunk - 1) / kFillChunk, [&](std::int64_t c) {
     const std::int64_t b = begin + c * kFillChunk;
     generate(dist, seed, dst + (b - begin), b, std::min(end, b + kFillChunk));
+  });
+}
+
+// src[0, count) stored as `d` into dst, in parallel chunks.
+void parallel_store(Dtype d, const float* src, void* dst, std::int64_t count) {
+  auto* out = static_cast<unsigned char*>(dst);
+  parallel_for((count + kFillChunk - 1) / kFillChunk, [&](std::int64_t c) {
+    const std::int64_t b = c * kFillChunk;
+    store(d, src + b, out + b * dtype_bytes(d), std::min(count, b + kFillChunk) - b);
   });
 }
 
@@ -172,6 +202,21 @@ const float* Session::host_data(std::int64_t n) {
   return host_.buffer.data() + options_.offset;
 }
 
+const void* Session::typed_host(Dtype d, std::int64_t n) {
+  const float* x = host_data(n);  // sizes the float copy, restores it, or throws Skip
+  if (d == Dtype::f32) return x;
+  TypedCopy& t = typed_[d];
+  const std::int64_t elements = options_.offset + host_.count + kPadFloats;
+  const int bytes = dtype_bytes(d);
+  if (t.count != host_.count || t.buffer.data() == nullptr) {
+    t.buffer = HostBuffer((elements * bytes + 3) / 4);  // throws std::bad_alloc: the row fails with it
+    parallel_store(d, host_.buffer.data(), t.buffer.data(), elements);
+    t.count = host_.count;
+    t.dirty = 0;
+  }
+  return reinterpret_cast<const unsigned char*>(t.buffer.data()) + options_.offset * bytes;
+}
+
 void Session::keep_copies() {
   if (copies_tried_) return;
   copies_tried_ = true;
@@ -191,7 +236,8 @@ void Session::keep_copies() {
   }
 }
 
-void Session::fill_exact_host(std::int64_t n, int set) {
+void Session::fill_exact_host(std::int64_t n, int set, Dtype d) {
+  if (d != Dtype::f32) (void)typed_host(d, n);  // sized before the float copy is overwritten
   if (host_.buffer.data() == nullptr || n > host_.count) (void)host_data(n);  // sizes it, or throws Skip; no restore
   if (host_.dirty == 0) keep_copies();  // the input is whole: it may be copied now
   float* x = host_.buffer.data() + options_.offset;
@@ -199,6 +245,11 @@ void Session::fill_exact_host(std::int64_t n, int set) {
   if (exact_copies_.empty()) fill_synthetic(Dist::integers, exact_seed(set), x, 0, n);
   else parallel_copy(x, exact_copies_[static_cast<std::size_t>(set)].data(), n);
   std::fill(x + n, x + n + kPadFloats, kPoison);
+  if (d == Dtype::f32) return;
+  TypedCopy& t = typed_.at(d);
+  auto* typed = reinterpret_cast<unsigned char*>(t.buffer.data()) + options_.offset * dtype_bytes(d);
+  parallel_store(d, x, typed, n + kPadFloats);
+  t.dirty = std::max(t.dirty, n + kPadFloats);
 }
 
 void Session::restore_host() {
@@ -209,6 +260,12 @@ void Session::restore_host() {
   if (input_copy_.data()) parallel_copy(x, input_copy_.data(), input_end);
   else fill_input(x, 0, input_end);
   std::fill(x + input_end, x + std::max(input_end, dirty), 0.0f);  // the padding past the largest n
+  for (auto& [d, t] : typed_) {
+    if (t.dirty == 0) continue;
+    auto* typed = reinterpret_cast<unsigned char*>(t.buffer.data()) + options_.offset * dtype_bytes(d);
+    parallel_store(d, x, typed, t.dirty);
+    t.dirty = 0;
+  }
 }
 
 const ExactResult& Session::exact_check(const Case& c, const std::function<double(int set)>& sum_exact) {
@@ -220,7 +277,7 @@ const ExactResult& Session::exact_check(const Case& c, const std::function<doubl
   try {
     for (int set = 0; set < kExactSets && r.check == Outcome::Check::passed; ++set) {
       const double got = sum_exact(set);
-      const Verdict v = check_exact(got, exact_reference(c.n, set));
+      const Verdict v = check_exact(got, exact_reference(c.n, set, c.dtype));
       if (!v.ok) {
         r.check = Outcome::Check::failed;
         r.message = v.message + " (data set " + std::to_string(set + 1) + " of " + std::to_string(kExactSets) +

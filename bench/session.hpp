@@ -18,15 +18,19 @@ namespace rb::bench {
 
 enum class Mode { cold, hot };
 
-// One benchmark: <backend>/<n>/<mode>.
+// One benchmark: <backend>/<n>/<mode>, the backend's name ending in @<dtype> for types other
+// than f32 (bench/element.hpp).
 struct Case {
   std::string backend;
   std::int64_t n = 0;
   Mode mode = Mode::hot;
+  Dtype dtype = Dtype::f32;
   // > 0: timed by Google Benchmark's rule with this min time, as the twin --compare_min_time
   // registers beside the stopping rule's case; the name then ends in /min_time:<seconds>.
   double min_time = 0;
   std::string name() const;
+  // The bytes one call reads: n elements of the case's type.
+  std::int64_t bytes() const noexcept { return n * dtype_bytes(dtype); }
 };
 
 // This case cannot run here (too large for memory, longer than the input file, ...). Not an
@@ -91,22 +95,29 @@ class Session {
   bool holds(std::int64_t n) const noexcept { return !file_ || n <= file_->count; }
   // Throws Skip when it does not.
   void require_input(std::int64_t n) const;
-  // The reference at n. The scan behind it only moves forward: asking for n computes every
-  // selected size up to n that is not known yet, so a sweep reads its data once in all.
-  const Reference& reference(std::int64_t n);
+  // The reference at n, over the values as `d` stores them. The scan behind it only moves
+  // forward: asking for n computes every selected size up to n that is not known yet, so a sweep
+  // reads its data once per type in all.
+  const Reference& reference(std::int64_t n, Dtype d = Dtype::f32);
   // x[0, n) in host memory, starting options().offset floats after a 64-byte boundary. The first
   // call materializes the largest selected n that fits in available memory; throws Skip for an n
   // above that.
   const float* host_data(std::int64_t n);
+  // The same values stored as T (bench/element.hpp), K elements past alignment for --offset=K.
+  template <class T>
+  const T* host_data_as(std::int64_t n) {
+    return static_cast<const T*>(typed_host(dtype_of<T>, n));
+  }
 
   // The exact check (bench/verify.hpp): kExactSets data sets of integers (--dist=integers) with
   // seeds of their own, written over the timed input in place.
   static constexpr int kExactSets = 2;
   std::uint64_t exact_seed(int set) const noexcept;
-  const Reference& exact_reference(std::int64_t n, int set);
+  const Reference& exact_reference(std::int64_t n, int set, Dtype d = Dtype::f32);
   // Writes set `set`'s integers over host_data(n)'s x[0, n) and kPoison over the kPadFloats after
-  // it; the next host_data() or restore_host() puts the input back.
-  void fill_exact_host(std::int64_t n, int set);
+  // it, and the same stored as `d` over host_data_as's; the next host_data() or restore_host()
+  // puts the input back.
+  void fill_exact_host(std::int64_t n, int set, Dtype d = Dtype::f32);
   void restore_host();
 
   // Runs `sum_exact(set)` for every set once per (backend, n) and compares each result with
@@ -136,6 +147,24 @@ class Session {
   const float* read_chunk(std::int64_t begin, std::int64_t end, float* scratch) const;
   ChunkSource chunk_source() const;  // read_chunk, as the reference scan takes it
   ChunkSource exact_source(int set) const;
+  // A reference scan with its results, over the values as one type stores them.
+  struct Scanned {
+    ChunkSource source;
+    ReferenceScan scan;
+    std::map<std::int64_t, Reference> known;
+  };
+  // The scan of the input (set -1) or an exact data set as `d` stores them; f32 and f64 store the
+  // float values themselves, so they share the float scans.
+  Scanned& typed_scan(Dtype d, int set);
+  const void* typed_host(Dtype d, std::int64_t n);
+  // The host copies stored as each type other than f32: offset + count + kPadFloats elements.
+  struct TypedCopy {
+    HostBuffer buffer;       // sized in floats: page-aligned, zero-filled
+    std::int64_t count = 0;  // elements stored, as host_.count
+    std::int64_t dirty = 0;  // elements [0, dirty) hold the exact check's data
+  };
+  std::map<Dtype, TypedCopy> typed_;
+  std::map<std::pair<Dtype, int>, Scanned> typed_scans_;
 
   Options options_;
   std::optional<InputFile> file_;

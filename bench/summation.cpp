@@ -30,6 +30,8 @@ std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double 
     if (abs > kMaxRelativeBound * ref_sum_abs && ref_sum_abs > 0) return std::nullopt;
     return abs;
   }
+  // Exact additions: only the reference's rounding and the result's conversion to double remain.
+  if (s.acc == Accumulator::i64) return kU64 * std::fabs(ref_sum) + 2.0 * kU64 * ref_sum_abs;
   const double u = s.acc == Accumulator::f64 ? kU64 : kU32;
   std::optional<double> rel;
   if (s.acc == Accumulator::f32_compensated) {
@@ -54,6 +56,7 @@ std::string describe(const Structure& s) {
                     : s.acc == Accumulator::f32_compensated ? "f32 Kahan"
                     : s.acc == Accumulator::f64             ? "f64"
                     : s.acc == Accumulator::binned          ? "binned"
+                    : s.acc == Accumulator::i64             ? "i64"
                                                             : "none";
   if (s.acc == Accumulator::binned) {
     char loss[64];

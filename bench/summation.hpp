@@ -32,6 +32,7 @@ enum class Accumulator {
   f64,              // double additions (inputs converted exactly)
   binned,           // reproducible binned accumulation (CUB's RFA): exact within bins, but an
                     // addend far below the largest |x| is lost; see accuracy_bound
+  i64,              // 64-bit integer additions (i32 input): exact; the result is read as a double
   none,             // computes no sum (ref/launch): timed, never verified
 };
 

@@ -27,7 +27,8 @@ TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 COUNTERS = ("n", "rel_err", "rel_tol", "exact", "host_us", "sm_mhz", "threads", "samples", "median_us", "p10_us",
             "p90_us", "min_us", "precision", "target_met", "throttled", "repeatable")
 
-# <backend>/<n>/<cold|hot>/manual_time; the backend may itself contain slashes (cuda/onepass).
+# <backend>/<n>/<cold|hot>/manual_time; the backend may itself contain slashes (cuda/onepass), and
+# ends in @<type> for element types other than f32 (cub@bf16: split_dtype).
 NAME_RE = re.compile(r"^(?P<backend>.+)/(?P<n>\d+)/(?P<mode>cold|hot)(?:/manual_time)?$")
 
 
@@ -92,6 +93,12 @@ def parse_name(name):
     if not m:
         return None
     return m.group("backend"), int(m.group("n")), m.group("mode")
+
+
+def split_dtype(backend):
+    """(backend without its type, type): "cub@bf16" -> ("cub", "bf16"); a name without @ is f32's."""
+    base, _, dtype = backend.partition("@")
+    return base, dtype or "f32"
 
 
 def _base_name(row):

@@ -1,29 +1,47 @@
-// cub: cub::DeviceReduce::Sum as a user should call it: temporary storage sized once and
-// allocated outside the timed region, 64-bit num_items (CCCL >= 2.2), the harness's stream.
-// For n <= 4096 CUB runs one single-tile kernel, above that two (a grid over tiles, then one
+// cub: cub::DeviceReduce as a user should call it: temporary storage sized once and allocated
+// outside the timed region, 64-bit num_items (CCCL >= 2.2), the harness's stream.
+//   cub, cub@f64    DeviceReduce::Sum into the input's type
+//   cub@f16, @bf16  DeviceReduce::Reduce with cuda::std::plus<float> and a float init into a float:
+//                   CUB accumulates in the operator's result type, so the 16-bit values are added
+//                   in float (Sum with a 16-bit output would add in 16 bits; with a float output
+//                   and 16-bit input it does not compile in CCCL 3.0)
+//   cub@i32         DeviceReduce::Reduce with plus<long long> into a 64-bit integer: exact (Sum
+//                   would add in int32 and wrap)
+// For n <= 4096 floats CUB runs one single-tile kernel, above that two (a grid over tiles, then one
 // block over the partials): the step between 2^12 and 2^13 in every CUB sweep.
 #include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
 
 #include "bench/backends/cub_structure.hpp"
+#include "common/dtype.hpp"
+#include "kernels/cuda/elements.cuh"
 
 namespace rb::bench::gpu {
 namespace {
 
+// T: the storage type summed; Out: what CUB adds in and writes.
+template <class T, class Out = T>
 class CubSum final : public GpuBackend {
+  using In = rb::cuda::DeviceType<T>;
+
  public:
-  explicit CubSum(const GpuProblem& p) : in_(p.input), n_(p.n), out_(p.out), sm_count_(p.sm_count) {
-    RB_CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes_, in_, out_.f32(), n_, p.stream));
+  explicit CubSum(const GpuProblemOf<T>& p)
+      : in_(reinterpret_cast<const In*>(p.input)), n_(p.n), out_(p.out), sm_count_(p.sm_count) {
+    RB_CUDA_CHECK(reduce(nullptr, temp_bytes_, p.stream));
     temp_ = p.scratch.get(temp_bytes_);
   }
-  void enqueue(cudaStream_t s) override {
-    RB_CUDA_CHECK(cub::DeviceReduce::Sum(temp_, temp_bytes_, in_, out_.f32(), n_, s));
-  }
-  double result() override { return out_.read_f32(); }
-  ResultIn result_in() const override { return ResultIn::slot_f32; }
-  Structure structure() const override { return cub_reduce_structure(n_, sm_count_); }
+  void enqueue(cudaStream_t s) override { RB_CUDA_CHECK(reduce(temp_, temp_bytes_, s)); }
+  double result() override { return out_.read<Out>(); }
+  ResultIn result_in() const override { return slot_for<Out>(); }
+  Structure structure() const override { return cub_reduce_structure(n_, sm_count_, accumulator_for<Out>()); }
 
  private:
-  const float* in_;
+  cudaError_t reduce(void* temp, std::size_t& bytes, cudaStream_t s) const {
+    if constexpr (std::is_same_v<In, Out>) return cub::DeviceReduce::Sum(temp, bytes, in_, out_.as<Out>(), n_, s);
+    else return cub::DeviceReduce::Reduce(temp, bytes, in_, out_.as<Out>(), n_, ::cuda::std::plus<Out>{}, Out{0}, s);
+  }
+
+  const In* in_;
   std::int64_t n_;
   ResultSlot out_;
   int sm_count_;
@@ -33,6 +51,10 @@ class CubSum final : public GpuBackend {
 
 }  // namespace
 
-RB_REGISTER_BACKEND(gpu_backend<CubSum>("cub"));
+RB_REGISTER_BACKEND(gpu_backend<CubSum<float>>("cub"));
+RB_REGISTER_BACKEND(gpu_backend<CubSum<double>, double>("cub"));
+RB_REGISTER_BACKEND(gpu_backend<CubSum<rb::f16, float>, rb::f16>("cub"));
+RB_REGISTER_BACKEND(gpu_backend<CubSum<rb::bf16, float>, rb::bf16>("cub"));
+RB_REGISTER_BACKEND(gpu_backend<CubSum<std::int32_t, long long>, std::int32_t>("cub"));
 
 }  // namespace rb::bench::gpu

@@ -12,8 +12,9 @@ namespace rb::bench::gpu {
 // grid is SMs x occupancy x 5 at large n: the chain stated here is an upper bound, not its
 // length), then the block tree (8 levels) and a second pass over at most SMs x 40 partials by
 // one block of 256 (a chain of <= 21 on an H200, plus 8 levels). 64 covers both with room.
-inline Structure cub_reduce_structure(std::int64_t n, int sm_count) {
-  return blocked(Accumulator::f32, n, std::int64_t{sm_count} * 256, 1, 64);
+// `acc`: what it adds in (float for float and 16-bit inputs summed into a float).
+inline Structure cub_reduce_structure(std::int64_t n, int sm_count, Accumulator acc = Accumulator::f32) {
+  return blocked(acc, n, std::int64_t{sm_count} * 256, 1, 64, acc == Accumulator::f32);
 }
 
 }  // namespace rb::bench::gpu

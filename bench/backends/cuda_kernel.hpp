@@ -44,22 +44,14 @@ class CudaKernelSum final : public GpuBackend {
     v_.prepare(scratch_, bytes, p.stream);
     RB_CUDA_CHECK(cudaStreamSynchronize(p.stream));
   }
-  void enqueue(cudaStream_t stream) override { v_.sum(in_, n_, scratch_, target(), stream); }
-  double result() override {
-    if constexpr (std::is_same_v<Out, double>) return out_.read_f64();
-    else return out_.read_f32();
-  }
-  ResultIn result_in() const override { return std::is_same_v<Out, double> ? ResultIn::slot_f64 : ResultIn::slot_f32; }
+  void enqueue(cudaStream_t stream) override { v_.sum(in_, n_, scratch_, out_.as<Out>(), stream); }
+  double result() override { return out_.read<Out>(); }
+  ResultIn result_in() const override { return slot_for<Out>(); }
   Structure structure() const override {
     return kernel_structure(v_.geometry(n_), n_, acc_, std::is_same_v<Out, float>);
   }
 
  private:
-  Out* target() const {
-    if constexpr (std::is_same_v<Out, double>) return out_.f64();
-    else return out_.f32();
-  }
-
   rb::cuda::Variant<Out> v_;
   const float* in_;
   std::int64_t n_;

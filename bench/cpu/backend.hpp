@@ -42,21 +42,38 @@ inline BackendDef<float> unavailable_backend(std::string name, std::string why) 
   return {std::move(name), OnCpu<float>{}, std::move(why)};
 }
 
-template <class Adapter>
-BackendDef<float> cpu_backend(std::string name, std::string unavailable = {}) {
-  return {std::move(name),
-          OnCpu<float>{[](const CpuProblem& p) -> std::unique_ptr<CpuBackend> { return std::make_unique<Adapter>(p); }},
+// T: the element type the adapter sums (its constructor takes a CpuProblemOf<T>).
+template <class Adapter, class T = float>
+BackendDef<T> cpu_backend(std::string name, std::string unavailable = {}) {
+  return {std::move(name), OnCpu<T>{[](const CpuProblemOf<T>& p) -> std::unique_ptr<CpuBackend> {
+            return std::make_unique<Adapter>(p);
+          }},
           std::move(unavailable)};
 }
 
-// The result type of a kernel `R f(const float*, std::int64_t)`: a float result is rounded once.
+// The result type of a kernel `R f(const T*, std::int64_t)`: a float result is rounded once.
 template <auto Kernel>
 inline constexpr bool kFloatResult = std::is_same_v<decltype(Kernel(nullptr, 0)), float>;
+
+// The element type T of a kernel `R f(const T*, std::int64_t)`.
+template <class F>
+struct KernelElementOf;
+template <class R, class T>
+struct KernelElementOf<R (*)(const T*, std::int64_t) noexcept> {
+  using type = T;
+};
+template <class R, class T>
+struct KernelElementOf<R (*)(const T*, std::int64_t)> {
+  using type = T;
+};
+template <auto Kernel>
+using KernelElement = typename KernelElementOf<decltype(Kernel)>::type;
 
 template <auto Kernel>
 class FunctionBackend final : public CpuBackend {
  public:
-  FunctionBackend(const CpuProblem& p, Summation summation) : p_(p), summation_(std::move(summation)) {}
+  using Problem = CpuProblemOf<KernelElement<Kernel>>;
+  FunctionBackend(const Problem& p, Summation summation) : p_(p), summation_(std::move(summation)) {}
   double run() override { return static_cast<double>(Kernel(p_.data, p_.n)); }
   Structure structure() const override {
     Structure s = summation_(p_.n);
@@ -65,14 +82,15 @@ class FunctionBackend final : public CpuBackend {
   }
 
  private:
-  CpuProblem p_;
+  Problem p_;
   Summation summation_;
 };
 
 template <auto Kernel>
-BackendDef<float> cpu_function(std::string name, Summation summation, std::string unavailable = {}) {
+BackendDef<KernelElement<Kernel>> cpu_function(std::string name, Summation summation, std::string unavailable = {}) {
+  using T = KernelElement<Kernel>;
   return {std::move(name),
-          OnCpu<float>{[summation = std::move(summation)](const CpuProblem& p) -> std::unique_ptr<CpuBackend> {
+          OnCpu<T>{[summation = std::move(summation)](const CpuProblemOf<T>& p) -> std::unique_ptr<CpuBackend> {
             return std::make_unique<FunctionBackend<Kernel>>(p, summation);
           }},
           std::move(unavailable)};

@@ -17,10 +17,11 @@ namespace {
 // An exact check this long stands in for the warm-up call (its data is the same size).
 constexpr std::chrono::milliseconds kWarmByExactCheck{20};
 
-void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<float>& def, const Case& c) {
+template <class T>
+void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
   try {
-    const CpuProblem problem{session.host_data(c.n), c.n};  // before the reference: see gpu/runner.cpp
-    const Reference& ref = session.reference(c.n);
+    const CpuProblemOf<T> problem{session.host_data_as<T>(c.n), c.n};  // before the reference: see gpu/runner.cpp
+    const Reference& ref = session.reference(c.n, c.dtype);
     auto backend = def.make(problem);
     // The exact check first (once per backend and n), on this backend over this buffer
     // (bench/verify.hpp): it starts the threads and runs the code like a warm-up would. After a
@@ -28,7 +29,7 @@ void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<fl
     // first sample moves no median.
     std::chrono::steady_clock::duration exact_call{};
     const auto sum_exact = [&](int set) {
-      session.fill_exact_host(c.n, set);
+      session.fill_exact_host(c.n, set, c.dtype);
       const auto t0 = std::chrono::steady_clock::now();
       const double sum = backend->run();
       exact_call = std::chrono::steady_clock::now() - t0;
@@ -81,9 +82,11 @@ bool cpu_default_size(std::int64_t n) noexcept {
   return even_power && n <= kCpuDefaultMaxN;
 }
 
-BackendEntry bind_on_cpu(Session& session, BackendDef<float> def) {
+template <class T>
+BackendEntry bind_on_cpu(Session& session, BackendDef<T> def) {
   BackendEntry e;
-  e.name = def.name;
+  e.name = def.name + dtype_suffix(dtype_of<T>);
+  e.dtype = dtype_of<T>;
   e.unavailable = !def.unavailable.empty() ? def.unavailable : def.probe ? def.probe() : std::string();
   e.modes = {Mode::hot};
   e.default_size = cpu_default_size;
@@ -91,5 +94,11 @@ BackendEntry bind_on_cpu(Session& session, BackendDef<float> def) {
   e.run = [&session, def = std::move(def)](benchmark::State& s, const Case& c) { run_cpu_case(s, session, def, c); };
   return e;
 }
+
+template BackendEntry bind_on_cpu(Session&, BackendDef<float>);
+template BackendEntry bind_on_cpu(Session&, BackendDef<double>);
+template BackendEntry bind_on_cpu(Session&, BackendDef<f16>);
+template BackendEntry bind_on_cpu(Session&, BackendDef<bf16>);
+template BackendEntry bind_on_cpu(Session&, BackendDef<std::int32_t>);
 
 }  // namespace rb::bench

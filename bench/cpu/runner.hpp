@@ -18,6 +18,8 @@ inline constexpr std::int64_t kCpuDefaultMaxN = std::int64_t{1} << 28;
 bool cpu_default_size(std::int64_t n) noexcept;
 
 // Binds a definition measured on the CPU (OnCpu) to the session: the entry runs the CPU loop.
-BackendEntry bind_on_cpu(Session& session, BackendDef<float> def);
+// Instantiated for every element type of bench/element.hpp.
+template <class T>
+BackendEntry bind_on_cpu(Session& session, BackendDef<T> def);
 
 }  // namespace rb::bench

@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/definition.hpp"
@@ -34,14 +35,17 @@ class ResultSlot {
   ResultSlot(void* ptr, cudaStream_t stream) : ptr_(ptr), stream_(stream) {}
   float* f32() const noexcept { return static_cast<float*>(ptr_); }
   double* f64() const noexcept { return static_cast<double*>(ptr_); }
+  long long* i64() const noexcept { return static_cast<long long*>(ptr_); }
+  template <class Out>
+  Out* as() const noexcept {
+    return static_cast<Out*>(ptr_);
+  }
   void poison() const { RB_CUDA_CHECK(cudaMemsetAsync(ptr_, 0xFF, kBytes, stream_)); }
   // Copy back on the harness's stream (a non-blocking stream: the legacy default stream would
   // not wait for it).
   double read_f32() const { return read<float>(); }
   double read_f64() const { return read<double>(); }
-  static constexpr std::size_t kBytes = 16;
-
- private:
+  double read_i64() const { return read<long long>(); }
   template <class T>
   double read() const {
     T v{};
@@ -49,6 +53,9 @@ class ResultSlot {
     RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
     return static_cast<double>(v);
   }
+  static constexpr std::size_t kBytes = 16;
+
+ private:
   void* ptr_;
   cudaStream_t stream_;
 };
@@ -65,10 +72,26 @@ struct GpuProblemOf {
 using GpuProblem = GpuProblemOf<float>;
 
 // Where a backend leaves each call's sum, for the per-call check (bench/verify.hpp): in the result
-// slot as a float or a double (the harness copies it out on the device after the stop event, and
-// reads the copies back in batches), or elsewhere (the harness calls result() after each call's
-// stop event). Both are outside the timed region; the slot is the cheaper.
-enum class ResultIn { slot_f32, slot_f64, elsewhere };
+// slot as a float, a double or a 64-bit integer (the harness copies it out on the device after the
+// stop event, and reads the copies back in batches; the poison reads as NaN, or as -1 for an
+// integer), or elsewhere (the harness calls result() after each call's stop event). Both are
+// outside the timed region; the slot is the cheaper.
+enum class ResultIn { slot_f32, slot_f64, slot_i64, elsewhere };
+
+// The slot and the accumulator of a backend that writes an Out (float, double or long long) and
+// adds in it.
+template <class Out>
+constexpr ResultIn slot_for() {
+  if constexpr (std::is_same_v<Out, float>) return ResultIn::slot_f32;
+  else if constexpr (std::is_same_v<Out, double>) return ResultIn::slot_f64;
+  else return ResultIn::slot_i64;
+}
+template <class Out>
+constexpr Accumulator accumulator_for() {
+  if constexpr (std::is_same_v<Out, float>) return Accumulator::f32;
+  else if constexpr (std::is_same_v<Out, double>) return Accumulator::f64;
+  else return Accumulator::i64;
+}
 
 class GpuBackend {
  public:
@@ -89,10 +112,12 @@ inline BackendDef<float> unavailable_backend(std::string name, std::string why) 
   return {std::move(name), OnGpu<float>{}, std::move(why)};
 }
 
-template <class Adapter>
-BackendDef<float> gpu_backend(std::string name, std::string unavailable = {}) {
-  return {std::move(name),
-          OnGpu<float>{[](const GpuProblem& p) -> std::unique_ptr<GpuBackend> { return std::make_unique<Adapter>(p); }},
+// T: the element type the adapter sums (its constructor takes a GpuProblemOf<T>).
+template <class Adapter, class T = float>
+BackendDef<T> gpu_backend(std::string name, std::string unavailable = {}) {
+  return {std::move(name), OnGpu<T>{[](const GpuProblemOf<T>& p) -> std::unique_ptr<GpuBackend> {
+            return std::make_unique<Adapter>(p);
+          }},
           std::move(unavailable)};
 }
 

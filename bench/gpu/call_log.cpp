@@ -38,6 +38,10 @@ void CallLog::drain() {
       double d = 0;
       std::memcpy(&d, p, sizeof d);
       sums_.push_back(d);
+    } else if (where_ == ResultIn::slot_i64) {
+      long long v = 0;
+      std::memcpy(&v, p, sizeof v);
+      sums_.push_back(static_cast<double>(v));
     } else {
       float f = 0;
       std::memcpy(&f, p, sizeof f);

@@ -14,7 +14,9 @@ inline constexpr double kThrottleFraction = 0.9;
 // Binds the definitions measured on GPUs (OnGpu: the loop of bench/gpu/runner.cpp; AcrossGpus:
 // the definition's own), in their order, probing the device once. Without a usable device, or
 // without CUDA in this build, every entry is unavailable and `why_not` says why.
-std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef<float>> defs, std::string& why_not);
+// Instantiated for every element type of bench/element.hpp.
+template <class T>
+std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef<T>> defs, std::string& why_not);
 
 // GPU, driver, clocks at start, flush method and library versions into the JSON context.
 void add_gpu_context();

@@ -1,5 +1,8 @@
 #include "bench/gpu/harness_kernels.cuh"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <algorithm>
 
 #include "common/synth.hpp"
@@ -67,6 +70,56 @@ void enqueue_fill(cudaStream_t stream, float* x, std::int64_t count, float value
   const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(1024, (count + 255) / 256));
   fill_kernel<<<blocks, 256, 0, stream>>>(x, count, value);
   RB_CUDA_CHECK_LAUNCH();
+}
+
+namespace {
+
+// The same rules as bench/element.cpp, in device arithmetic: x * 2^20 is exact in float, and
+// rintf rounds to nearest even as nearbyint does on the host.
+template <class T>
+__device__ T stored_as(float x);
+template <>
+__device__ double stored_as<double>(float x) { return x; }
+template <>
+__device__ __half stored_as<__half>(float x) { return __float2half_rn(x); }
+template <>
+__device__ __nv_bfloat16 stored_as<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+template <>
+__device__ std::int32_t stored_as<std::int32_t>(float x) {
+  if (isnan(x)) return 0;
+  const float v = fminf(fmaxf(rintf(x * kI32Scale), static_cast<float>(-kI32Max)), static_cast<float>(kI32Max));
+  return static_cast<std::int32_t>(v);
+}
+
+template <class T>
+__global__ void store_kernel(const float* __restrict__ src, T* __restrict__ dst, std::int64_t count) {
+  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
+  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride) {
+    dst[i] = stored_as<T>(src[i]);
+  }
+}
+
+template <class T>
+void launch_store(cudaStream_t stream, const float* src, void* dst, std::int64_t count) {
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(4096, (count + 255) / 256));
+  store_kernel<T><<<blocks, 256, 0, stream>>>(src, static_cast<T*>(dst), count);
+  RB_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void enqueue_store(cudaStream_t stream, Dtype d, const float* src, void* dst, std::int64_t count) {
+  if (count <= 0) return;
+  switch (d) {
+    case Dtype::f32:
+      RB_CUDA_CHECK(cudaMemcpyAsync(dst, src, static_cast<std::size_t>(count) * sizeof(float), cudaMemcpyDeviceToDevice,
+                                    stream));
+      return;
+    case Dtype::f64: return launch_store<double>(stream, src, dst, count);
+    case Dtype::f16: return launch_store<__half>(stream, src, dst, count);
+    case Dtype::bf16: return launch_store<__nv_bfloat16>(stream, src, dst, count);
+    case Dtype::i32: return launch_store<std::int32_t>(stream, src, dst, count);
+  }
 }
 
 void enqueue_spin(cudaStream_t stream, long long cycles) {

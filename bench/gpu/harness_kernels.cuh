@@ -34,6 +34,9 @@ void enqueue_keep_and_poison(cudaStream_t stream, void* slot, void* keep);
 // x[i] = value for i in [0, count).
 void enqueue_fill(cudaStream_t stream, float* x, std::int64_t count, float value);
 
+// dst[i] = src[i] stored as `d`, for i in [0, count): bitwise what bench/element.hpp's store() gives.
+void enqueue_store(cudaStream_t stream, Dtype d, const float* src, void* dst, std::int64_t count);
+
 // x[i] = synthetic value of i, for i in [0, n): bitwise what the host generates.
 void enqueue_generate(cudaStream_t stream, float* x, std::int64_t n, Dist dist, std::uint64_t seed);
 // x[i - begin] = synthetic value of i, for i in [begin, end): one GPU's shard of the whole array.

@@ -4,12 +4,14 @@
 
 namespace rb::bench {
 
-std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<float>> defs, std::string& why_not) {
+template <class T>
+std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<T>> defs, std::string& why_not) {
   why_not = "GPU backends not built: nvcc was not found when this build was configured";
   std::vector<BackendEntry> out;
   for (const auto& def : defs) {
     BackendEntry e;
-    e.name = def.name;
+    e.name = def.name + dtype_suffix(dtype_of<T>);
+    e.dtype = dtype_of<T>;
     e.unavailable = why_not;
     e.determinism = def.determinism;
     e.collective = def.collective();
@@ -17,6 +19,12 @@ std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<float>>
   }
   return out;
 }
+
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<float>>, std::string&);
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<double>>, std::string&);
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<f16>>, std::string&);
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<bf16>>, std::string&);
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<std::int32_t>>, std::string&);
 
 void add_gpu_context() { set_context("gpu", "none (CPU-only build)"); }
 

@@ -25,6 +25,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
 #endif
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -63,28 +64,30 @@ GpuRuntime& runtime() {
 // The bound rows across GPUs (AcrossGpus, bench/definition.hpp): a single-GPU row frees their device
 // memory before it runs, and they free the single-GPU session's (an input buffer per device can
 // fill the card: 2^35 floats over two GPUs need 64 GiB on each).
-std::vector<std::function<void()>>& loop_releases() {
-  static std::vector<std::function<void()>> r;
+// By row name: binding again (tests bind many times) replaces a row's, never adds a second.
+std::map<std::string, std::function<void()>>& loop_releases() {
+  static std::map<std::string, std::function<void()>> r;
   return r;
 }
 
 void release_loops() {
-  for (const auto& f : loop_releases()) f();
+  for (const auto& [name, release] : loop_releases()) release();
 }
 
-Ceiling ceiling_of(const gpu::DeviceInfo& d, std::int64_t n, Mode mode) {
+Ceiling ceiling_of(const gpu::DeviceInfo& d, const Case& c) {
   const double sm_load = d.sm_count * kSmLoadBytesPerClock * d.sm_clock_khz * 1e3;
-  return gpu_ceiling(d.peak_bytes_per_s, static_cast<double>(d.l2_bytes), sm_load, 4.0 * static_cast<double>(n),
-                     mode == Mode::cold);
+  return gpu_ceiling(d.peak_bytes_per_s, static_cast<double>(d.l2_bytes), sm_load, static_cast<double>(c.bytes()),
+                     c.mode == Mode::cold);
 }
 
-void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<float>& def, const Case& c) {
+template <class T>
+void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
   try {
     GpuSession& g = runtime().get();
-    const float* input = g.input(c.n);  // before the reference: a size that cannot run is never scanned
-    const Reference& ref = session.reference(c.n);
+    const T* input = g.input_as<T>(c.n);  // before the reference: a size that cannot run is never scanned
+    const Reference& ref = session.reference(c.n, c.dtype);
     const cudaStream_t stream = g.stream();
-    auto backend = def.make(gpu::GpuProblem{input, c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
+    auto backend = def.make(gpu::GpuProblemOf<T>{input, c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
     // Warm-up: the first launch of each kernel loads its module (lazy loading is the default
     // since CUDA 12) and libraries query the device on their first call.
     g.slot().poison();
@@ -121,13 +124,13 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<fl
     RB_CUDA_CHECK(cudaGetLastError());
     m.seconds = timing.seconds;
     m.peak_bytes_per_s = g.info().peak_bytes_per_s;
-    m.ceiling = ceiling_of(g.info(), c.n, c.mode);
+    m.ceiling = ceiling_of(g.info(), c);
     m.stats = timing.stats;
     m.throttled = clock.throttled();
     m.promised = def.determinism;
     const Structure structure = backend->structure();
     finish_case(state, session, c, ref, structure, m, [&](int set) {
-      g.fill_exact(c.n, set);
+      g.fill_exact(c.n, set, c.dtype);
       g.slot().poison();
       backend->enqueue(stream);
       RB_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -143,24 +146,26 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<fl
 
 // The unavailable reason of a one-GPU row: its own (or its probe's), after the device's when the
 // machine has no usable GPU.
-std::string unavailable_on_gpu(const BackendDef<float>& def, bool have_device, const std::string& why_not) {
+template <class T>
+std::string unavailable_on_gpu(const BackendDef<T>& def, bool have_device, const std::string& why_not) {
   const std::string own = !def.unavailable.empty() ? def.unavailable : def.probe ? def.probe() : std::string();
   return have_device ? own : why_not + (own.empty() ? "" : "; also " + own);
 }
 
 }  // namespace
 
-std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef<float>> defs, std::string& why_not) {
+template <class T>
+std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef<T>> defs, std::string& why_not) {
   auto& rt = runtime();
   rt.gpu.reset();  // a GpuSession serves the session it was made for (its input, its offset)
   rt.session = &session;
   const auto info = gpu::probe_device(why_not);
   if (info) rt.info = *info;
-  loop_releases().clear();
   std::vector<BackendEntry> out;
   for (auto& def : defs) {
     BackendEntry e;
-    e.name = def.name;
+    e.name = def.name + dtype_suffix(dtype_of<T>);
+    e.dtype = dtype_of<T>;
     e.modes = {Mode::cold, Mode::hot};
     e.determinism = def.determinism;
     if (const auto* across = std::get_if<AcrossGpus>(&def.measure)) {
@@ -173,7 +178,7 @@ std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef
         runtime().gpu.reset();
         run(s, session, c);
       };
-      if (across->release) loop_releases().push_back(across->release);
+      if (across->release) loop_releases()[e.name] = across->release;
     } else {
       e.unavailable = unavailable_on_gpu(def, info.has_value(), why_not);
       e.run = [&session, def](benchmark::State& s, const Case& c) {
@@ -185,6 +190,12 @@ std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef
   }
   return out;
 }
+
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<float>>, std::string&);
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<double>>, std::string&);
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<f16>>, std::string&);
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<bf16>>, std::string&);
+template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<std::int32_t>>, std::string&);
 
 void add_gpu_context() {
   const auto& rt = runtime();

@@ -53,12 +53,34 @@ const float* GpuSession::input(std::int64_t n) {
   return input_.as<const float>() + session_.options().offset;
 }
 
-void GpuSession::fill_exact(std::int64_t n, int set) {
+const void* GpuSession::typed_input(Dtype d, std::int64_t n) {
+  const float* x = input(n);  // plans and restores the float buffer, or throws Skip
+  if (d == Dtype::f32) return x;
+  if (!typed_.contains(d)) {
+    const std::int64_t elements = session_.options().offset + capacity_ + kPadFloats;
+    const auto bytes = static_cast<std::size_t>(elements * dtype_bytes(d));
+    try {
+      typed_.emplace(d, TypedInput{DeviceBuffer(bytes), 0});
+    } catch (const std::exception& e) {
+      throw Skip("no device memory for the input stored as " + std::string(dtype_name(d)) + " (" +
+                 format_bytes(static_cast<double>(bytes)) + "): " + e.what());
+    }
+    enqueue_store(stream_, d, input_.as<float>(), typed_.at(d).buffer.get(), elements);
+    RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+  return typed_start(d);
+}
+
+void GpuSession::fill_exact(std::int64_t n, int set, Dtype d) {
+  if (d != Dtype::f32) (void)typed_input(d, n);  // sized before the float buffer is overwritten
   if (capacity_ < 0 || n > capacity_) (void)input(n);  // plans the buffer, or throws Skip; no restore
   float* x = input_.as<float>() + session_.options().offset;
   dirty_ = std::max(dirty_, n + kPadFloats);
   enqueue_generate(stream_, x, n, Dist::integers, session_.exact_seed(set));
   enqueue_fill(stream_, x + n, kPadFloats, kPoison);
+  if (d == Dtype::f32) return;
+  enqueue_store(stream_, d, x, typed_start(d), n + kPadFloats);
+  typed_.at(d).dirty = std::max(typed_.at(d).dirty, n + kPadFloats);
 }
 
 void GpuSession::restore_input() {
@@ -73,6 +95,10 @@ void GpuSession::restore_input() {
                                   cudaMemcpyHostToDevice, stream_));
   }
   enqueue_fill(stream_, x + input_end, dirty - input_end, 0.0f);  // the padding past the largest n
+  for (auto& [d, t] : typed_) {
+    enqueue_store(stream_, d, x, typed_start(d), t.dirty);
+    t.dirty = 0;
+  }
   RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 

@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "bench/gpu/backend.hpp"
@@ -46,9 +47,16 @@ class GpuSession {
   // after the largest. The first call allocates and fills the buffer for the largest selected n
   // that fits in free device memory; throws Skip for an n above that, saying how much it needs.
   const float* input(std::int64_t n);
+  // The same values stored as T (bench/element.hpp), converted on the device from input()'s
+  // buffer into a buffer of their own, the same offset in elements.
+  template <class T>
+  const T* input_as(std::int64_t n) {
+    return static_cast<const T*>(typed_input(dtype_of<T>, n));
+  }
   // The exact check in place (bench/verify.hpp): set `set`'s integers over x[0, n) and kPoison
-  // over the kPadFloats after it; the next input() or restore_input() puts the input back.
-  void fill_exact(std::int64_t n, int set);
+  // over the kPadFloats after it, and the same stored as `d` over input_as's; the next input() or
+  // restore_input() puts the input back.
+  void fill_exact(std::int64_t n, int set, Dtype d = Dtype::f32);
   void restore_input();
 
   // The per-call check's copies of the result slot: kCallBatch slots of ResultSlot::kBytes.
@@ -64,6 +72,16 @@ class GpuSession {
 
  private:
   void plan_input();
+  const void* typed_input(Dtype d, std::int64_t n);
+  // The input stored as each type other than f32: offset + capacity_ + kPadFloats elements.
+  struct TypedInput {
+    DeviceBuffer buffer;
+    std::int64_t dirty = 0;  // elements [0, dirty) hold the exact check's data
+  };
+  unsigned char* typed_start(Dtype d) {
+    return typed_.at(d).buffer.as<unsigned char>() + session_.options().offset * dtype_bytes(d);
+  }
+  std::map<Dtype, TypedInput> typed_;
 
   Session& session_;
   DeviceInfo info_;

@@ -13,6 +13,8 @@
 #define RB_TARGET_AVX2 __attribute__((target("avx2")))
 #define RB_TARGET_AVX512 __attribute__((target("avx512f")))
 
+#include <cpuid.h>
+
 namespace rb::cpu {
 
 // __builtin_cpu_supports also checks that the OS saves the wider registers (XCR0), so a kernel
@@ -25,6 +27,14 @@ inline bool has_avx2() noexcept {
 inline bool has_avx512f() noexcept {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx512f");
+}
+
+// F16C (vcvtph2ps, the AVX2 fp16 kernels): Clang 14's __builtin_cpu_supports has no "f16c", so
+// CPUID leaf 1 is read directly; its VEX encoding needs the AVX state, which the "avx" check covers.
+inline bool has_f16c() noexcept {
+  __builtin_cpu_init();
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_F16C) != 0;
 }
 
 }  // namespace rb::cpu

@@ -14,9 +14,10 @@
 namespace rb::cuda {
 
 struct FinishBlock {
-  // Every thread of the grid: its block sums its chunk of x (share), the finisher writes the sum.
-  template <class Shape, class Acc>
-  __device__ __forceinline__ static void finish(const Split& x, const EvenShare& share, detail::Slot<Acc>* slots,
+  // Every thread of the grid: its block sums its chunk of x (share, elements of T), the finisher
+  // writes the sum.
+  template <class Shape, class Acc, class T>
+  __device__ __forceinline__ static void finish(const SplitOf<T>& x, const EvenShare& share, detail::Slot<Acc>* slots,
                                                 Acc* out, BlockSumStorage<Acc, Shape::threads>& storage) {
     const Acc block_total = block_chunk_sum<Acc, Shape>(x, share, storage);
     if (gridDim.x == 1) {  // no other block to wait for

@@ -15,9 +15,10 @@
 namespace rb::cuda {
 
 struct FinishEarly {
-  // Every thread of the grid: its block sums its chunk of x (share), the finisher writes the sum.
-  template <class Shape, class Acc>
-  __device__ __forceinline__ static void finish(const Split& x, const EvenShare& share, detail::Slot<Acc>* slots,
+  // Every thread of the grid: its block sums its chunk of x (share, elements of T), the finisher
+  // writes the sum.
+  template <class Shape, class Acc, class T>
+  __device__ __forceinline__ static void finish(const SplitOf<T>& x, const EvenShare& share, detail::Slot<Acc>* slots,
                                                 Acc* out, BlockSumStorage<Acc, Shape::threads>& storage) {
     constexpr int kBatch = 8;  // held in registers across the block tree: 9 or more spill
     const bool last = blockIdx.x + 1 == gridDim.x;

@@ -1,7 +1,8 @@
 #pragma once
 // How the vectorised kernels see x[0, n): a scalar head up to the first 16-byte boundary, a body
-// of float4s, a scalar tail of fewer than 4 floats; and how the body is shared out over blocks.
-// Computed on the host, once per launch, and passed to the kernel by value.
+// of 16-byte vectors, a scalar tail of less than one vector; and how the body is shared out over
+// blocks. Computed on the host, once per launch, and passed to the kernel by value. Generic over
+// the element type T (16 / sizeof(T) elements per vector); Split is the float instance.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -12,41 +13,75 @@ namespace rb::cuda {
 
 __host__ __device__ constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-struct Split {
-  const float* head;   // x[0, head_n): before the first 16-byte boundary (0 to 3 floats)
-  const float4* body;  // then body_n float4s, 16-byte aligned
-  const float* tail;   // then tail_n floats (0 to 3)
+// The 16-byte vector a body of T is loaded as: float4, double2, int4, or the bits of eight 16-bit
+// floats (uint4; kernels/cuda/elements.cuh converts them).
+template <class T>
+struct Vector16 {
+  static_assert(sizeof(T) == 2, "16-bit floating-point types are loaded as their bits");
+  using type = uint4;
+};
+template <>
+struct Vector16<float> {
+  using type = float4;
+};
+template <>
+struct Vector16<double> {
+  using type = double2;
+};
+template <>
+struct Vector16<std::int32_t> {
+  using type = int4;
+};
+
+template <class T>
+struct SplitOf {
+  using Vec = typename Vector16<T>::type;
+  static constexpr int kPerVec = static_cast<int>(16 / sizeof(T));  // elements per vector
+
+  const T* head;    // x[0, head_n): before the first 16-byte boundary (< kPerVec elements)
+  const Vec* body;  // then body_n vectors, 16-byte aligned
+  const T* tail;    // then tail_n elements (< kPerVec)
   std::int64_t body_n;
   int head_n;
   int tail_n;
 
-  // Thread t's share of the head and tail: at most one float each for threads 0 to 5.
-  __host__ __device__ __forceinline__ float edge(int t) const {
+  // Thread t's share of the head and tail: at most one element each for threads
+  // [0, head_n + tail_n), zero (T{}) for the others.
+  __host__ __device__ __forceinline__ T edge(int t) const {
     if (t < head_n) return head[t];
     t -= head_n;
-    return t < tail_n ? tail[t] : 0.0f;
+    return t < tail_n ? tail[t] : T{};
   }
 };
 
-// x may start at any float (4-byte) boundary; n may be 0 (x may then be null).
-inline Split split_aligned(const float* x, std::int64_t n) {
+// The float split: head and tail of 0 to 3 floats, a body of float4s. A class of its own, not an
+// alias, so that the kernels taking one keep their names.
+struct Split : SplitOf<float> {};
+
+// x may start at any element (sizeof(T)-byte) boundary; n may be 0 (x may then be null).
+template <class T>
+SplitOf<T> split_aligned(const T* x, std::int64_t n) {
+  using S = SplitOf<T>;
+  constexpr auto kPerVec = std::int64_t{S::kPerVec};
+  constexpr auto kSize = static_cast<std::int64_t>(sizeof(T));
   if (n < 0) throw std::invalid_argument("negative element count");
   const auto misalign = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(x) % 16);
-  if (misalign % static_cast<std::int64_t>(sizeof(float)) != 0) {
-    throw std::invalid_argument("input is not aligned to a float");
-  }
-  const std::int64_t head = std::min(n, (16 - misalign) % 16 / 4);
-  const std::int64_t body = (n - head) / 4;
-  const std::int64_t tail = n - head - 4 * body;
-  return {x, reinterpret_cast<const float4*>(x + head), x + head + 4 * body, body,
+  if (misalign % kSize != 0) throw std::invalid_argument("input is not aligned to its element type");
+  const std::int64_t head = std::min(n, (16 - misalign) % 16 / kSize);
+  const std::int64_t body = (n - head) / kPerVec;
+  const std::int64_t tail = n - head - kPerVec * body;
+  return {x, reinterpret_cast<const typename S::Vec*>(x + head), x + head + kPerVec * body, body,
           static_cast<int>(head), static_cast<int>(tail)};
 }
+
+// The float overload (also for a null x with n = 0).
+inline Split split_aligned(const float* x, std::int64_t n) { return {split_aligned<float>(x, n)}; }
 
 struct Range {
   std::int64_t begin, end;
 };
 
-// Splits `items` float4s into rows of `row` (one float4 per thread of a block) and hands every
+// Splits `items` vectors into rows of `row` (one vector per thread of a block) and hands every
 // block q or q + 1 consecutive rows (the first r blocks get the extra one): contiguous chunks that
 // differ by at most one row, so no block finishes a whole tile after the others. Every chunk
 // starts on a row boundary; only the last row of the body may be partial.
@@ -69,11 +104,11 @@ struct EvenShare {
   }
 };
 
-// Blocks for n floats when each block should read at least one full tile and at most max_grid
-// blocks run: a small n gets a grid sized to its work (no idle blocks to launch and retire), a
-// large n the whole machine. At least 1, so n = 0 still writes 0.
-inline int work_sized_grid(std::int64_t n, std::int64_t tile_floats, int max_grid) {
-  return static_cast<int>(std::clamp<std::int64_t>(ceil_div(n, tile_floats), 1, max_grid));
+// Blocks for n elements when each block should read at least one full tile (of `tile` elements)
+// and at most max_grid blocks run: a small n gets a grid sized to its work (no idle blocks to
+// launch and retire), a large n the whole machine. At least 1, so n = 0 still writes 0.
+inline int work_sized_grid(std::int64_t n, std::int64_t tile, int max_grid) {
+  return static_cast<int>(std::clamp<std::int64_t>(ceil_div(n, tile), 1, max_grid));
 }
 
 }  // namespace rb::cuda

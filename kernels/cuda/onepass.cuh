@@ -1,6 +1,7 @@
 #pragma once
 // cuda/onepass and cuda/onepass_f64: one launch for any n, templated on the accumulator (float:
-// onepass.cu, double: onepass_f64.cu), the launch shape (tuning.cuh) and the completion.
+// onepass.cu, double: onepass_f64.cu), the launch shape (tuning.cuh) and the completion; and on
+// the element type T, float by default (the others: onepass_in_*.cu, host API typed.hpp).
 //
 // Up to one tile, one lean block sums everything (SingleBlock). Above, a grid: every block sums
 // its chunk; every block but the last stores its partial into its slot and exits; the last block,
@@ -11,11 +12,14 @@
 // from the device's tuning entry (tuning.cuh: sm_90 or generic), picked at launch (OnepassBySize).
 //
 // Terms:
-//   row       one float4 per thread of a block: what one load instruction of the block reads
-//   tile      one step of a block's loop, Shape::unroll rows (Shape::tile_floats floats)
+//   row       one float4 (one 16-byte vector of T) per thread of a block: what one load
+//             instruction of the block reads
+//   tile      one step of a block's loop, Shape::unroll rows (Shape::tile_floats floats, the
+//             same 16 x threads x unroll bytes of any T: kTileOf)
 //   chunk     the contiguous rows one block sums
 //   share     how the body is dealt into chunks that differ by at most one row (EvenShare)
-//   edge      the scalar head and tail around the float4 body (<= 3 floats each), added by block 0
+//   edge      the scalar head and tail around the float4 body (<= 3 floats each; < one vector of
+//             T), added by block 0
 //   partial   one block's sum of its chunk (and block 0's edges)
 //   slot      one scratch word per block: its partial, encoded, or 0 while empty (slots.cuh)
 //   finisher  the grid's last block: adds the other blocks' partials to its own
@@ -24,15 +28,24 @@
 // Deterministic: the grid depends only on n (and the device and its tuning entry), each block's
 // chunk only on the input pointer, n and the grid, and the partials are added in an order fixed by
 // the grid, so the same call gives the same bits every time.
+//
+// Other element types (T: double, std::int32_t, rb::f16, rb::bf16; the kernels read rb::f16 as
+// __half and rb::bf16 as __nv_bfloat16): the same shapes, paths and completions, every threshold
+// in bytes as for floats (n x sizeof(T) against 4 x the float threshold), so a path sees the same
+// grid and bytes per block whatever T. The float instances keep their own kernel templates
+// (onepass_kernel, single_block_kernel: the same names and code as before T); the others launch
+// typed_onepass_kernel and typed_single_block_kernel, built from the same device functions.
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "common/cuda_check.hpp"
 #include "kernels/cuda/chunk_sum.cuh"
+#include "kernels/cuda/elements.cuh"
 #include "kernels/cuda/finish_block.cuh"
 #include "kernels/cuda/finish_early.cuh"
 #include "kernels/cuda/layout.cuh"
@@ -41,6 +54,7 @@
 #include "kernels/cuda/sum.hpp"
 #include "kernels/cuda/tuning.cuh"
 #include "kernels/cuda/tuning_entry.hpp"
+#include "kernels/cuda/typed.hpp"
 
 namespace rb::cuda {
 namespace detail {
@@ -53,60 +67,122 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_
   Finish::template finish<Shape>(x, share, slots, out, storage);
 }
 
-// One block for n <= Shape::tile_floats: the tiny paths' kernel, lean on purpose.
+// The same for elements of type T (a device type: DeviceElementOf).
+template <class T, class Acc, class Shape, class Finish>
+__global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void typed_onepass_kernel(
+    SplitOf<T> x, EvenShare share, Slot<Acc>* slots, Acc* out) {
+  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
+  Finish::template finish<Shape>(x, share, slots, out, storage);
+}
+
+// One block for n <= one tile: the tiny paths' kernel body, lean on purpose.
 // 32-bit indices, three kernel parameters, no loop and no grid logic: every thread issues all of
 // its Shape::unroll loads at once, predicated, then the block tree. One block of onepass_kernel
 // takes about 0.2 µs longer up to 8192 floats (tuning.cuh): fixed cost, not bandwidth.
-template <class Acc, class Shape>
-__global__ __launch_bounds__(Shape::threads) void single_block_kernel(const float* x, int n, Acc* out) {
+template <class T, class Acc, class Shape>
+__device__ __forceinline__ void single_block_sum(const T* x, int n, Acc* out,
+                                                 BlockSumStorage<Acc, Shape::threads>& storage) {
+  using Vec = typename Vector16<T>::type;
   constexpr int kThreads = Shape::threads, kLoads = Shape::unroll;
-  __shared__ BlockSumStorage<Acc, kThreads> storage;
-  const int misalign = static_cast<int>(reinterpret_cast<std::uintptr_t>(x) & 15) / 4;
-  const int head = min(n, (4 - misalign) & 3);
-  const int body_n = (n - head) >> 2;
-  const auto* body = reinterpret_cast<const float4*>(x + head);
+  constexpr int kPerVec = SplitOf<T>::kPerVec, kSize = static_cast<int>(sizeof(T));
+  constexpr int kVecShift = kPerVec == 8 ? 3 : kPerVec == 4 ? 2 : 1;  // log2(kPerVec)
+  static_assert(1 << kVecShift == kPerVec);
+  const int misalign = static_cast<int>(reinterpret_cast<std::uintptr_t>(x) & 15) / kSize;
+  const int head = min(n, (kPerVec - misalign) & (kPerVec - 1));
+  const int body_n = (n - head) >> kVecShift;
+  const auto* body = reinterpret_cast<const Vec*>(x + head);
   const int t = static_cast<int>(threadIdx.x);
-  float4 v[kLoads];
+  Vec v[kLoads];
 #pragma unroll
   for (int k = 0; k < kLoads; ++k) {
-    v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : Element<T>::zero();
   }
-  // The scalar edges, at most one float per thread (as Split::edge): threads [0, head) take the
-  // head, threads [head, head + tail) the floats after the body.
-  const int tail = n - head - 4 * body_n;
-  const Acc edge = Acc(t < head ? x[t] : t - head < tail ? x[head + 4 * body_n + (t - head)] : 0.0f);
+  // The scalar edges, at most one element per thread (as Split::edge): threads [0, head) take the
+  // head, threads [head, head + tail) the elements after the body.
+  const int tail = n - head - kPerVec * body_n;
+  const T e = t < head ? x[t] : t - head < tail ? x[head + kPerVec * body_n + (t - head)] : T{};
+  const Acc edge = Element<T>::template widen<Acc>(e);
   Acc acc[kLoads];
 #pragma unroll
-  for (int k = 0; k < kLoads; ++k) acc[k] = lane_sum<Acc>(v[k]);
+  for (int k = 0; k < kLoads; ++k) acc[k] = Element<T>::template vector_sum<Acc>(v[k]);
   const Acc total = block_sum<kThreads>(pairwise_sum(acc) + edge, storage);
   if (t == 0) *out = total;
 }
 
+template <class Acc, class Shape>
+__global__ __launch_bounds__(Shape::threads) void single_block_kernel(const float* x, int n, Acc* out) {
+  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
+  single_block_sum<float, Acc, Shape>(x, n, out, storage);
+}
+
+template <class T, class Acc, class Shape>
+__global__ __launch_bounds__(Shape::threads) void typed_single_block_kernel(const T* x, int n, Acc* out) {
+  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
+  single_block_sum<T, Acc, Shape>(x, n, out, storage);
+}
+
+// The kernels for storage type T: the float templates for float, the typed ones otherwise.
+template <class T, class Acc, class Shape, class Finish>
+constexpr auto onepass_kernel_for() {
+  if constexpr (std::is_same_v<T, float>) {
+    return &onepass_kernel<Acc, Shape, Finish>;
+  } else {
+    return &typed_onepass_kernel<DeviceElementOf<T>, Acc, Shape, Finish>;
+  }
+}
+template <class T, class Acc, class Shape>
+constexpr auto single_block_kernel_for() {
+  if constexpr (std::is_same_v<T, float>) {
+    return &single_block_kernel<Acc, Shape>;
+  } else {
+    return &typed_single_block_kernel<DeviceElementOf<T>, Acc, Shape>;
+  }
+}
+
 }  // namespace detail
 
-// The single-block kernel as a variant: n up to Shape::tile_floats, no scratch.
-template <class Acc, class Shape>
+// Elements of T in one row and one tile of Shape (threads x 4 and Shape::tile_floats for float),
+// and a float threshold of n carried over to T by bytes: the least n whose n x sizeof(T) bytes
+// reach 4 x float_n.
+template <class Shape, class T>
+inline constexpr std::int64_t kRowOf = std::int64_t{Shape::threads} * static_cast<std::int64_t>(16 / sizeof(T));
+template <class Shape, class T>
+inline constexpr std::int64_t kTileOf = kRowOf<Shape, T> * Shape::unroll;
+template <class T>
+constexpr std::int64_t elements_for_floats(std::int64_t float_n) {
+  return ceil_div(float_n * 4, static_cast<std::int64_t>(sizeof(T)));
+}
+
+// What sum.hpp or typed.hpp calls a variant over elements of T summed in Acc.
+template <class T, class Acc>
+using VariantOf = std::conditional_t<std::is_same_v<T, float>, Variant<Acc>, TypedVariant<T, Acc>>;
+
+// The single-block kernel as a variant: n up to one tile (Shape::tile_floats floats), no scratch.
+template <class Acc, class Shape, class T = float>
 struct SingleBlock {
-  static constexpr std::int64_t kMaxN = Shape::tile_floats;
+  static constexpr std::int64_t kMaxN = kTileOf<Shape, T>;
   static_assert(kMaxN < (std::int64_t{1} << 30), "32-bit indices");
   static std::size_t scratch_bytes(std::int64_t) { return 0; }
   static void prepare(void*, std::size_t, cudaStream_t) {}
-  static void sum(const float* in, std::int64_t n, void*, Acc* out, cudaStream_t stream) {
+  static void sum(const T* in, std::int64_t n, void*, Acc* out, cudaStream_t stream) {
     if (n > kMaxN) throw std::invalid_argument("SingleBlock: n beyond one tile");
-    (void)split_aligned(in, n);  // the same checks as every variant: n >= 0, a float-aligned start
-    detail::single_block_kernel<Acc, Shape><<<1, Shape::threads, 0, stream>>>(in, static_cast<int>(n), out);
+    const auto* x = detail::device_elements(in);
+    (void)split_aligned(x, n);  // the same checks as every variant: n >= 0, an element-aligned start
+    constexpr auto kKernel = detail::single_block_kernel_for<T, Acc, Shape>();
+    kKernel<<<1, Shape::threads, 0, stream>>>(x, static_cast<int>(n), out);
     RB_CUDA_CHECK_LAUNCH();
   }
-  static Geometry geometry(std::int64_t) { return {1, Shape::threads, std::int64_t{Shape::threads} * 4, kMaxN}; }
-  static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+  static Geometry geometry(std::int64_t) { return {1, Shape::threads, kRowOf<Shape, T>, kMaxN}; }
+  static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
 // A grid of Shape blocks completed by Finish, for any n (one block writes its sum directly).
 // Scratch: one slot per block, all zero between launches (prepare, then every launch puts back
 // what it used).
-template <class Acc, class Shape, class Finish>
+template <class Acc, class Shape, class Finish, class T = float>
 struct Onepass {
-  static constexpr auto kKernel = &detail::onepass_kernel<Acc, Shape, Finish>;
+  static constexpr auto kKernel = detail::onepass_kernel_for<T, Acc, Shape, Finish>();
+  static constexpr std::int64_t kTile = kTileOf<Shape, T>;
   using Word = detail::Slot<Acc>;
 
   // SMs x blocks per SM at large n; at most what the occupancy API says fits.
@@ -114,7 +190,7 @@ struct Onepass {
     return sm_count() * std::min(Shape::blocks_per_sm, resident_blocks_per_sm<kKernel, Shape::threads>());
   }
 
-  static int grid(std::int64_t n) { return work_sized_grid(n, Shape::tile_floats, max_grid()); }
+  static int grid(std::int64_t n) { return work_sized_grid(n, kTile, max_grid()); }
 
   static std::size_t scratch_bytes(std::int64_t n) {
     return static_cast<std::size_t>(grid(n)) * sizeof(Word);
@@ -124,19 +200,22 @@ struct Onepass {
     RB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, stream));
   }
 
-  static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
-    const Split x = split_aligned(in, n);
+  static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
+    const auto x = split_aligned(detail::device_elements(in), n);
     const int blocks = grid(n);
+    if constexpr (std::is_integral_v<Acc>) {
+      // Every block's partial above INT64_MIN, the empty slot (slots.cuh): fewer than 2^32 int32s
+      // a block. Beyond any device's memory with a full grid, but checked.
+      if (n / blocks >= (std::int64_t{1} << 31)) throw std::invalid_argument("Onepass: too many elements per block");
+    }
     kKernel<<<blocks, Shape::threads, 0, stream>>>(x, EvenShare::make(x.body_n, Shape::threads, blocks),
                                                    static_cast<Word*>(scratch), out);
     RB_CUDA_CHECK_LAUNCH();
   }
 
-  static Geometry geometry(std::int64_t n) {
-    return {grid(n), Shape::threads, std::int64_t{Shape::threads} * 4, Shape::tile_floats};
-  }
+  static Geometry geometry(std::int64_t n) { return {grid(n), Shape::threads, kRowOf<Shape, T>, kTile}; }
 
-  static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+  static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
 // One tuning entry's onepass (tuning.cuh: OnepassSm90Tuning, OnepassGenericTuning), a path per
@@ -146,21 +225,25 @@ struct Onepass {
 //   n <  Tuning::large_min_n           a grid of MidShape blocks, FinishEarly
 //   n <  Tuning::block_collect_min_n   a grid of LargeShape blocks, FinishEarly
 //   otherwise                          the same grid, FinishBlock
-// Every path leaves its scratch zeroed, so a caller may alternate n freely on one buffer.
-template <class Acc, class Tuning>
+// (tiles and thresholds in elements of T, the same bytes as for floats: large_min_n,
+// block_collect_min_n below). Every path leaves its scratch zeroed, so a caller may alternate n
+// freely on one buffer.
+template <class Acc, class Tuning, class T = float>
 struct OnepassTuned {
-  using Tiny = SingleBlock<Acc, typename Tuning::TinyShape>;
-  using Small = SingleBlock<Acc, typename Tuning::SmallShape>;
-  using Mid = Onepass<Acc, typename Tuning::MidShape, FinishEarly>;
-  using Large = Onepass<Acc, typename Tuning::LargeShape, FinishEarly>;
-  using Huge = Onepass<Acc, typename Tuning::LargeShape, FinishBlock>;
+  using Tiny = SingleBlock<Acc, typename Tuning::TinyShape, T>;
+  using Small = SingleBlock<Acc, typename Tuning::SmallShape, T>;
+  using Mid = Onepass<Acc, typename Tuning::MidShape, FinishEarly, T>;
+  using Large = Onepass<Acc, typename Tuning::LargeShape, FinishEarly, T>;
+  using Huge = Onepass<Acc, typename Tuning::LargeShape, FinishBlock, T>;
+  static constexpr std::int64_t large_min_n = elements_for_floats<T>(Tuning::large_min_n);
+  static constexpr std::int64_t block_collect_min_n = elements_for_floats<T>(Tuning::block_collect_min_n);
 
   enum class Path { tiny, small, mid, large, huge };
   static Path path(std::int64_t n) {
     if (n <= Tiny::kMaxN) return Path::tiny;
     if (n <= Small::kMaxN) return Path::small;
-    if (n < Tuning::large_min_n) return Path::mid;
-    return n < Tuning::block_collect_min_n ? Path::large : Path::huge;
+    if (n < large_min_n) return Path::mid;
+    return n < block_collect_min_n ? Path::large : Path::huge;
   }
 
   // Calls f with the Onepass<Acc, ...> that serves n.
@@ -179,13 +262,13 @@ struct OnepassTuned {
     return dispatch(n, [n](auto k) { return decltype(k)::scratch_bytes(n); });
   }
   static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) { Large::prepare(scratch, bytes, stream); }
-  static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
+  static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     dispatch(n, [&](auto k) { decltype(k)::sum(in, n, scratch, out, stream); });
   }
   static Geometry geometry(std::int64_t n) {
     return dispatch(n, [n](auto k) { return decltype(k)::geometry(n); });
   }
-  static constexpr Variant<Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+  static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
 // The entry TuningEntry::automatic stands for on the current device (cached per device).
@@ -198,10 +281,10 @@ inline TuningEntry resolve_tuning(TuningEntry entry) {
 // The shipped onepass: the tuning entry of the current device (tuning_entry_for), or the one a
 // caller forces (tests, diagnostics). The entry is resolved per call from a per-device cache; a
 // caller passing an entry must pass the same one to scratch_bytes, sum and geometry.
-template <class Acc>
+template <class Acc, class T = float>
 struct OnepassBySize {
-  using Sm90 = OnepassTuned<Acc, OnepassSm90Tuning>;
-  using Generic = OnepassTuned<Acc, OnepassGenericTuning>;
+  using Sm90 = OnepassTuned<Acc, OnepassSm90Tuning, T>;
+  using Generic = OnepassTuned<Acc, OnepassGenericTuning, T>;
 
   // Calls f with the OnepassTuned<Acc, ...> of the entry.
   template <class F>
@@ -215,7 +298,7 @@ struct OnepassBySize {
   }
   // The same for every entry: zero the slots.
   static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) { Sm90::prepare(scratch, bytes, stream); }
-  static void sum(const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream,
+  static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream,
                   TuningEntry entry = TuningEntry::automatic) {
     with_entry(entry, [&](auto t) { decltype(t)::sum(in, n, scratch, out, stream); });
   }
@@ -223,14 +306,15 @@ struct OnepassBySize {
     return with_entry(entry, [n](auto t) { return decltype(t)::geometry(n); });
   }
 
-  // As sum.hpp's Variant: automatic, or one entry forced (no per-call resolution then).
-  static constexpr Variant<Acc> variant(TuningEntry entry = TuningEntry::automatic) {
+  // As sum.hpp's Variant (typed.hpp's TypedVariant): automatic, or one entry forced (no per-call
+  // resolution then).
+  static constexpr VariantOf<T, Acc> variant(TuningEntry entry = TuningEntry::automatic) {
     switch (entry) {
       case TuningEntry::sm90: return Sm90::variant();
       case TuningEntry::generic: return Generic::variant();
       default:
         return {[](std::int64_t n) { return scratch_bytes(n); }, &prepare,
-                [](const float* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
+                [](const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
                   sum(in, n, scratch, out, stream);
                 },
                 [](std::int64_t n) { return geometry(n); }};

@@ -14,9 +14,11 @@
 //
 // Encoding: a slot holds the partial's bits inverted, after any NaN is made the canonical quiet
 // NaN. Zero is then "empty": it would be the inverse of an all-ones NaN, which canonicalising
-// rules out. Every launch leaves every slot it used at zero, and the next launch in the stream
-// starts after the whole grid has finished, so prepare() zeroes the scratch once and no launch
-// ever needs a memset.
+// rules out. An integer partial (long long: int32 elements) is stored with its sign bit flipped:
+// zero is then INT64_MIN, which no block's partial reaches (it adds fewer than 2^32 int32s, each
+// at least -2^31; Onepass::sum checks n against the grid). Every launch leaves every slot it used
+// at zero, and the next launch in the stream starts after the whole grid has finished, so
+// prepare() zeroes the scratch once and no launch ever needs a memset.
 //
 // Deterministic: the finisher's thread t adds slots t, t + s, t + 2s, ... in index order (s = 32
 // lanes, or the block's threads), then a fixed tree combines them, and the finisher adds its own
@@ -45,6 +47,14 @@ struct SlotWord<double> {
     return ~static_cast<type>(__double_as_longlong(v == v ? v : __longlong_as_double(0x7FFF'FFFF'FFFF'FFFFll)));
   }
   __device__ static double decode(type w) { return __longlong_as_double(static_cast<long long>(~w)); }
+};
+
+template <>
+struct SlotWord<long long> {
+  using type = unsigned long long;
+  static constexpr type kSign = type{1} << 63;
+  __device__ static type encode(long long v) { return static_cast<type>(v) ^ kSign; }
+  __device__ static long long decode(type w) { return static_cast<long long>(w ^ kSign); }
 };
 
 // One slot: a partial of type Acc, encoded.

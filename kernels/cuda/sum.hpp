@@ -22,7 +22,8 @@
 
 namespace rb::cuda {
 
-// What a variant launches for n; tests aim their sizes at its boundaries.
+// What a variant launches for n; tests aim their sizes at its boundaries. (typed.hpp's variants:
+// row and tile in elements of their type.)
 struct Geometry {
   int grid = 0;           // blocks of the main pass
   int threads = 0;        // per block
@@ -38,7 +39,8 @@ struct Variant {
   Geometry (*geometry)(std::int64_t n);
 };
 
-// In the order of the progression; each file's header says what changed and why.
+// In the order of the progression; each file's header says what changed and why. The same onepass
+// over f16, bf16, double and int32 input: typed.hpp.
 extern const Variant<float> shfl;          // shfl.cu
 extern const Variant<float> vec4;          // vec4.cu
 extern const Variant<float> vec4_ilp4;     // vec4_ilp4.cu

@@ -12,8 +12,8 @@ namespace rb::cuda {
 inline constexpr int kWarpSize = 32;
 inline constexpr unsigned kFullWarp = 0xFFFF'FFFFu;
 
-// All 32 lanes must call it together (full mask). T is float or double (a double shuffle is two
-// 32-bit shuffles). With Lanes < 32 (a power of two), only lanes [0, Lanes) are summed, in
+// All 32 lanes must call it together (full mask). T is float, double or long long (a 64-bit
+// shuffle is two 32-bit shuffles). With Lanes < 32 (a power of two), only lanes [0, Lanes) are summed, in
 // log2(Lanes) steps, and the sum is valid in those lanes: a block's second level needs only as
 // many steps as it has warps, and every step is a shuffle's latency on the critical path.
 template <int Lanes = kWarpSize, class T>

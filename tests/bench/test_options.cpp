@@ -153,6 +153,13 @@ TEST(Options, DistAndInputExcludeEachOther) {
   EXPECT_THROW(a.parse(), UsageError);
 }
 
+TEST(Options, DtypesDefaultToF32AndParseAList) {
+  EXPECT_EQ(Argv({}).parse().dtypes, (std::vector<rb::Dtype>{rb::Dtype::f32}));
+  EXPECT_EQ(Argv({"--dtype=bf16,f64"}).parse().dtypes, (std::vector<rb::Dtype>{rb::Dtype::bf16, rb::Dtype::f64}));
+  EXPECT_EQ(Argv({"--dtype=all"}).parse().dtypes.size(), 5u);
+  EXPECT_THROW(Argv({"--dtype=fp16"}).parse(), UsageError);
+}
+
 // The help is generated from the parser's own table: every flag it lists is parsed and removed,
 // a flag that takes a value refuses to go without one, and a flag that takes none is not
 // mistaken for a longer one.
@@ -181,7 +188,7 @@ TEST(Options, EveryFlagInTheHelpIsParsed) {
       }
     }
   }
-  EXPECT_EQ(flags, 21);
+  EXPECT_EQ(flags, 22);
   EXPECT_TRUE(Argv({"-h"}).parse().help);
 }
 

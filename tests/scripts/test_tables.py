@@ -27,6 +27,7 @@ CCCL_TABLE = os.path.join(SCRIPTS, "cccl_table.py")
 CPU_SUMMARY = os.path.join(SCRIPTS, "cpu_summary.py")
 TUNE_TABLE = os.path.join(SCRIPTS, "tune_table.py")
 RULE_CHECK = os.path.join(SCRIPTS, "rule_check.py")
+DTYPE_TABLE = os.path.join(SCRIPTS, "dtype_table.py")
 
 
 def run(*args, cwd=None):
@@ -125,6 +126,12 @@ class BenchJson(Case):
         finally:
             os.chdir(here)
 
+    def test_split_dtype(self):
+        self.assertEqual(bench_json.parse_name("cuda/onepass@bf16/1048576/cold/manual_time"),
+                         ("cuda/onepass@bf16", 1048576, "cold"))
+        self.assertEqual(bench_json.split_dtype("cuda/onepass@bf16"), ("cuda/onepass", "bf16"))
+        self.assertEqual(bench_json.split_dtype("nccl/onepass/reduce"), ("nccl/onepass/reduce", "f32"))
+
     def test_ordered_backends(self):
         given = ["cuda/b", "cub", "cuda/a", "cuda/c"]
         self.assertEqual(bench_json.ordered_backends({}, given), given)
@@ -162,6 +169,30 @@ class KernelTable(Case):
         code, _, err = run(KERNEL_TABLE, path)
         self.assertEqual(code, 2)
         self.assertIn("no cold cuda/* rows", err)
+
+
+class DtypeTable(Case):
+    def test_one_table_per_type_with_its_ratios(self):
+        rows = []
+        for suffix, scale in (("", 1.0), ("@bf16", 0.5)):
+            for b, us in (("cub", 10.0), ("cuda/onepass", 8.0), ("ref/read", 7.5)):
+                for n in (1 << 13, 1 << 28, 1000000):
+                    rows += fx.rows_for(fx.bench_name(b + suffix, n, "cold"), n, [us * scale * (n >> 13 or 1)])
+        rows += fx.rows_for(fx.bench_name("cub@bf16", 1 << 13, "hot"), 1 << 13, [99.0])  # hot rows are not read
+        code, out, err = run(DTYPE_TABLE, self.file("t.json", fx.sweep(rows)))
+        self.assertEqual(code, 0, err)
+        self.assertIn("## f32", out)
+        self.assertIn("## bf16", out)
+        self.assertLess(out.index("## f32"), out.index("## bf16"))
+        self.assertEqual(out.count("| 2^13 | "), 2)
+        self.assertNotIn("1000000", out)  # powers of two only
+        self.assertIn("| 2^13 | 5.00 | 4.00 | 1.250 |", out)
+        self.assertIn("Below 1.3× from 2^13 to 2^18: 2^13 1.25×.", out)
+
+    def test_no_rows(self):
+        code, _, err = run(DTYPE_TABLE, self.file("t.json", fx.sweep(fx.rows_for(fx.bench_name("cpu/x", 8, "hot"), 8, [1.0]))))
+        self.assertEqual(code, 2)
+        self.assertIn("no cold cub", err)
 
 
 class CcclTable(Case):

@@ -80,6 +80,45 @@ TEST(Layout, EvenShareIsContiguousRowAlignedAndBalanced) {
   }
 }
 
+// The same split for other element types: 16 / sizeof(T) elements per vector, a head and a tail
+// of fewer than that, at every element offset.
+template <class T>
+void expect_split_covers_every_element_once() {
+  using S = rb::cuda::SplitOf<T>;
+  constexpr int kPerVec = S::kPerVec;
+  static_assert(kPerVec * sizeof(T) == 16);
+  alignas(16) static T buffer[80 + 8];
+  for (int offset = 0; offset < kPerVec; ++offset) {
+    const T* x = buffer + offset;
+    for (std::int64_t n = 0; n <= 80; ++n) {
+      SCOPED_TRACE(testing::Message() << sizeof(T) << "-byte elements, offset " << offset << ", n " << n);
+      const S s = rb::cuda::split_aligned(x, n);
+      EXPECT_EQ(s.head, x);
+      EXPECT_EQ(reinterpret_cast<const T*>(s.body), x + s.head_n);
+      EXPECT_EQ(s.tail, x + s.head_n + kPerVec * s.body_n);
+      EXPECT_EQ(s.head_n + kPerVec * s.body_n + s.tail_n, n);
+      EXPECT_LT(s.head_n, kPerVec);
+      EXPECT_LT(s.tail_n, kPerVec);
+      if (s.body_n > 0) {
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(s.body) % 16, 0u);
+      }
+      if (n >= kPerVec - 1) {
+        EXPECT_EQ(s.head_n, (kPerVec - offset) % kPerVec);
+      }
+    }
+  }
+  if constexpr (sizeof(T) > 1) {
+    const auto* odd = reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(buffer) + 1);
+    EXPECT_THROW(rb::cuda::split_aligned(odd, 4), std::invalid_argument);
+  }
+}
+
+TEST(Layout, TypedSplitCoversEveryElementOnceWithAnAlignedBody) {
+  expect_split_covers_every_element_once<std::uint16_t>();  // f16 and bf16: their bits
+  expect_split_covers_every_element_once<double>();
+  expect_split_covers_every_element_once<std::int32_t>();
+}
+
 TEST(Layout, WorkSizedGrid) {
   EXPECT_EQ(rb::cuda::work_sized_grid(0, 4096, 528), 1);
   EXPECT_EQ(rb::cuda::work_sized_grid(4096, 4096, 528), 1);
