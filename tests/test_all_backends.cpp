@@ -24,8 +24,19 @@ using namespace rb::bench;
 
 enum class Side { cpu, gpu };
 
+// The CPU side binds the CPU rows of every type of the options (--dtype); the GPU side f32's rows.
 std::vector<BackendEntry> entries_for(Side side, Session& session) {
-  if (side == Side::cpu) return bind_backends(session, rb::test::registered_cpu_defs());
+  if (side == Side::cpu) {
+    std::vector<BackendEntry> entries;
+    for (const Dtype d : session.options().dtypes) {
+      with_element_type(d, [&]<class T>() {
+        auto defs = registered_defs<T>();
+        std::erase_if(defs, [](const auto& def) { return !def.on_cpu(); });
+        for (auto& e : bind_backends<T>(session, std::move(defs))) entries.push_back(std::move(e));
+      });
+    }
+    return entries;
+  }
   std::string why_not;
   auto defs = registered_defs<float>();
   std::erase_if(defs, [](const auto& d) { return d.on_cpu(); });  // one GPU and across GPUs
@@ -70,6 +81,7 @@ void randomized(Side side) {
         o.dist = dist;
         o.seed = seed;
         o.offset = offset;
+        if (side == Side::cpu) o.dtypes = parse_dtypes("all");
         runs += run_all(side, o, failures);
         for (const auto& f : failures)
           ADD_FAILURE() << "seed " << seed << ", " << dist_name(dist) << ", offset " << offset << ": " << f;
