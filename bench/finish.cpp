@@ -24,6 +24,7 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
     session.record(std::move(o));
     return;
   }
+  state.SetLabel(describe(structure));  // the accumulator and structure behind rel_tol, in the JSON
   const auto iterations = static_cast<std::int64_t>(state.iterations());
   const std::int64_t bytes = iterations * c.bytes();
   state.SetBytesProcessed(bytes);
@@ -62,7 +63,7 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
     failed = true;
   }
 
-  const ExactResult& exact = session.exact_check(c, sum_exact);
+  const ExactResult& exact = session.exact_check(c, exact_data_for(structure), sum_exact);
   o.exact = exact.check;
   state.counters["exact"] = exact.check == Outcome::Check::passed ? 1.0 : 0.0;
   if (exact.check != Outcome::Check::passed) {

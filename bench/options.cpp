@@ -42,7 +42,8 @@ Dist parse_dist(const std::string& text) {
   if (text == "uniform") return Dist::uniform;
   if (text == "normal") return Dist::normal;
   if (text == "integers") return Dist::integers;
-  throw UsageError("invalid --dist '" + text + "': expected harmonic, uniform, normal or integers");
+  if (text == "positive") return Dist::positive;
+  throw UsageError("invalid --dist '" + text + "': expected harmonic, uniform, positive, normal or integers");
 }
 
 int parse_offset(const std::string& text) {
@@ -155,10 +156,11 @@ const std::vector<Flag>& flags() {
          o.dist_given = true;
        },
        "synthetic input: harmonic (x[i] = 1/(i+1), default), uniform (signed,\n"
-       "[-1, 1)), normal (approximately N(0, 1)) or integers (nonzero, [-8, 8]:\n"
-       "summed exactly by any order); all but harmonic follow --seed"},
+       "[-1, 1)), positive (uniform [0, 1): sums grow as n/2), normal\n"
+       "(approximately N(0, 1)) or integers (nonzero, [-8, 8]: summed exactly by\n"
+       "any order); all but harmonic follow --seed"},
       {"--seed", "S", false, [](Options& o, const std::string& v) { o.seed = parse_seed(v); },
-       "seed for --dist=uniform|normal|integers (default 42)"},
+       "seed for --dist=uniform|positive|normal|integers (default 42)"},
       {"--offset", "K", false, [](Options& o, const std::string& v) { o.offset = parse_offset(v); },
        "start the input K floats (0..64) past a 256-byte boundary, to measure and\n"
        "test misaligned starts (default 0)"},
@@ -273,6 +275,7 @@ const char* dist_name(Dist d) {
     case Dist::uniform: return "uniform";
     case Dist::normal: return "normal";
     case Dist::integers: return "integers";
+    case Dist::positive: return "positive";
   }
   return "?";
 }

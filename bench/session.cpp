@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <new>
@@ -74,6 +75,8 @@ std::string Session::input_description() const {
   if (file_) d = "file " + file_->path + " (" + std::to_string(file_->count) + " float32 values)";
   else if (options_.dist == Dist::harmonic) d = "synthetic harmonic x[i] = 1/(i+1)";
   else if (options_.dist == Dist::uniform) d = "synthetic uniform [-1, 1), seed " + std::to_string(options_.seed);
+  else if (options_.dist == Dist::positive)
+    d = "synthetic positive uniform [0, 1), seed " + std::to_string(options_.seed);
   else if (options_.dist == Dist::normal)
     d = "synthetic normal (Irwin-Hall of 4), seed " + std::to_string(options_.seed);
   else d = "synthetic nonzero integers in [-8, 8], seed " + std::to_string(options_.seed);
@@ -126,7 +129,21 @@ const Reference& Session::reference(std::int64_t n, Dtype d) {
   return scan_to(scan_, references_, n, chunk_source());
 }
 
-const Reference& Session::exact_reference(std::int64_t n, int set, Dtype d) {
+const Reference& Session::exact_reference(std::int64_t n, int set, Dtype d, ExactData data) {
+  if (data == ExactData::sparse) {
+    const auto key = std::make_tuple(n, set, d);
+    if (const auto it = sparse_references_.find(key); it != sparse_references_.end()) return it->second;
+    SparseSet s = sparse_set(exact_seed(set), n);
+    quantize(d, s.value.data(), static_cast<std::int64_t>(s.value.size()));
+    Reference r;
+    r.n = n;
+    for (const float v : s.value) {  // a few dozen small integers: every double addition is exact
+      r.sum += v;
+      r.sum_abs += std::fabs(v);
+      r.max_abs = std::max<double>(r.max_abs, std::fabs(v));
+    }
+    return sparse_references_[key] = r;
+  }
   if (d != Dtype::f32 && d != Dtype::f64) {
     Scanned& s = typed_scan(d, set);
     return scan_to(s.scan, s.known, n, s.source);
@@ -236,14 +253,21 @@ void Session::keep_copies() {
   }
 }
 
-void Session::fill_exact_host(std::int64_t n, int set, Dtype d) {
+void Session::fill_exact_host(std::int64_t n, int set, Dtype d, ExactData data) {
   if (d != Dtype::f32) (void)typed_host(d, n);  // sized before the float copy is overwritten
   if (host_.buffer.data() == nullptr || n > host_.count) (void)host_data(n);  // sizes it, or throws Skip; no restore
   if (host_.dirty == 0) keep_copies();  // the input is whole: it may be copied now
   float* x = host_.buffer.data() + options_.offset;
   host_.dirty = std::max(host_.dirty, n + kPadFloats);
-  if (exact_copies_.empty()) fill_synthetic(Dist::integers, exact_seed(set), x, 0, n);
-  else parallel_copy(x, exact_copies_[static_cast<std::size_t>(set)].data(), n);
+  if (data == ExactData::sparse) {
+    std::fill(x, x + n, 0.0f);
+    const SparseSet s = sparse_set(exact_seed(set), n);
+    for (std::size_t k = 0; k < s.index.size(); ++k) x[s.index[k]] = s.value[k];
+  } else if (exact_copies_.empty()) {
+    fill_synthetic(Dist::integers, exact_seed(set), x, 0, n);
+  } else {
+    parallel_copy(x, exact_copies_[static_cast<std::size_t>(set)].data(), n);
+  }
   std::fill(x + n, x + n + kPadFloats, kPoison);
   if (d == Dtype::f32) return;
   TypedCopy& t = typed_.at(d);
@@ -268,7 +292,8 @@ void Session::restore_host() {
   }
 }
 
-const ExactResult& Session::exact_check(const Case& c, const std::function<double(int set)>& sum_exact) {
+const ExactResult& Session::exact_check(const Case& c, ExactData data,
+                                       const std::function<double(int set)>& sum_exact) {
   const auto key = std::make_pair(c.backend, c.n);
   if (const auto it = exact_.find(key); it != exact_.end()) return it->second;
   const auto t0 = std::chrono::steady_clock::now();
@@ -277,11 +302,12 @@ const ExactResult& Session::exact_check(const Case& c, const std::function<doubl
   try {
     for (int set = 0; set < kExactSets && r.check == Outcome::Check::passed; ++set) {
       const double got = sum_exact(set);
-      const Verdict v = check_exact(got, exact_reference(c.n, set, c.dtype));
+      const Verdict v = check_exact(got, exact_reference(c.n, set, c.dtype, data));
       if (!v.ok) {
         r.check = Outcome::Check::failed;
-        r.message = v.message + " (data set " + std::to_string(set + 1) + " of " + std::to_string(kExactSets) +
-                    ", seed " + std::to_string(exact_seed(set)) + ")";
+        r.message = v.message + " (" + (data == ExactData::sparse ? "sparse " : "") + "data set " +
+                    std::to_string(set + 1) + " of " + std::to_string(kExactSets) + ", seed " +
+                    std::to_string(exact_seed(set)) + ")";
       }
     }
   } catch (const Skip& e) {

@@ -8,8 +8,10 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "bench/exact_data.hpp"
 #include "bench/input.hpp"
 #include "bench/options.hpp"
 #include "bench/reference.hpp"
@@ -113,18 +115,19 @@ class Session {
   // seeds of their own, written over the timed input in place.
   static constexpr int kExactSets = 2;
   std::uint64_t exact_seed(int set) const noexcept;
-  const Reference& exact_reference(std::int64_t n, int set, Dtype d = Dtype::f32);
+  const Reference& exact_reference(std::int64_t n, int set, Dtype d = Dtype::f32,
+                                   ExactData data = ExactData::dense);
   // Writes set `set`'s integers over host_data(n)'s x[0, n) and kPoison over the kPadFloats after
   // it, and the same stored as `d` over host_data_as's; the next host_data() or restore_host()
   // puts the input back.
-  void fill_exact_host(std::int64_t n, int set, Dtype d = Dtype::f32);
+  void fill_exact_host(std::int64_t n, int set, Dtype d = Dtype::f32, ExactData data = ExactData::dense);
   void restore_host();
 
   // Runs `sum_exact(set)` for every set once per (backend, n) and compares each result with
   // exact_reference(n, set); later calls return the first verdict. A Skip from it is a check that
   // could not run: the benchmark fails (a run that exits 0 has passed every check). Its wall time
   // is counted.
-  const ExactResult& exact_check(const Case& c, const std::function<double(int set)>& sum_exact);
+  const ExactResult& exact_check(const Case& c, ExactData data, const std::function<double(int set)>& sum_exact);
   double exact_seconds() const noexcept { return exact_seconds_; }
 
   void record(Outcome outcome) { outcomes_.push_back(std::move(outcome)); }
@@ -182,6 +185,7 @@ class Session {
   bool copies_tried_ = false;
   std::vector<ReferenceScan> exact_scans_;
   std::vector<std::map<std::int64_t, Reference>> exact_references_;
+  std::map<std::tuple<std::int64_t, int, Dtype>, Reference> sparse_references_;
   std::map<std::pair<std::string, std::int64_t>, ExactResult> exact_;
   double exact_seconds_ = 0;
   std::vector<Outcome> outcomes_;

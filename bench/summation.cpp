@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace rb::bench {
 namespace {
@@ -15,6 +16,29 @@ std::optional<double> gamma(double d, double u) {
 }
 
 }  // namespace
+
+double unit_roundoff(Accumulator acc) {
+  switch (acc) {
+    case Accumulator::f32:
+    case Accumulator::f32_compensated: return kU32;
+    case Accumulator::f64: return kU64;
+    case Accumulator::f16: return 0x1p-11;
+    case Accumulator::bf16: return 0x1p-8;
+    default: return 0;
+  }
+}
+
+double largest_finite(Accumulator acc) {
+  if (acc == Accumulator::f16) return 65504.0;
+  if (acc == Accumulator::bf16) return 0x1.FEp127;
+  return std::numeric_limits<double>::infinity();
+}
+
+double largest_result(const Structure& s) {
+  if (s.result_u == 0x1p-11) return largest_finite(Accumulator::f16);
+  if (s.result_u == 0x1p-8) return largest_finite(Accumulator::bf16);
+  return largest_finite(s.acc);
+}
 
 int tree_depth(std::int64_t k) {
   int d = 0;
@@ -32,7 +56,7 @@ std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double 
   }
   // Exact additions: only the reference's rounding and the result's conversion to double remain.
   if (s.acc == Accumulator::i64) return kU64 * std::fabs(ref_sum) + 2.0 * kU64 * ref_sum_abs;
-  const double u = s.acc == Accumulator::f64 ? kU64 : kU32;
+  const double u = unit_roundoff(s.acc);
   std::optional<double> rel;
   if (s.acc == Accumulator::f32_compensated) {
     const double chain_u = static_cast<double>(s.chain) * u;
@@ -48,6 +72,7 @@ std::optional<double> accuracy_bound(const Structure& s, double ref_sum, double 
   if (total > kMaxRelativeBound) return std::nullopt;
   double abs = total * ref_sum_abs;
   if (s.float_result) abs += kU32 * (std::fabs(ref_sum) + abs);
+  if (s.result_u > 0) abs += s.result_u * (std::fabs(ref_sum) + abs);
   return abs;
 }
 
@@ -57,6 +82,8 @@ std::string describe(const Structure& s) {
                     : s.acc == Accumulator::f64             ? "f64"
                     : s.acc == Accumulator::binned          ? "binned"
                     : s.acc == Accumulator::i64             ? "i64"
+                    : s.acc == Accumulator::f16             ? "f16"
+                    : s.acc == Accumulator::bf16            ? "bf16"
                                                             : "none";
   if (s.acc == Accumulator::binned) {
     char loss[64];
@@ -66,6 +93,8 @@ std::string describe(const Structure& s) {
   std::string out = std::string(acc) + ", chain " + std::to_string(s.chain) + " + tree " + std::to_string(s.tree);
   if (s.f64_adds > 0) out += " + " + std::to_string(s.f64_adds) + " in f64";
   if (s.float_result) out += ", float result";
+  if (s.result_u == 0x1p-8) out += ", bf16 result";
+  else if (s.result_u == 0x1p-11) out += ", f16 result";
   return out;
 }
 

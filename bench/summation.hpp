@@ -33,6 +33,9 @@ enum class Accumulator {
   binned,           // reproducible binned accumulation (CUB's RFA): exact within bins, but an
                     // addend far below the largest |x| is lost; see accuracy_bound
   i64,              // 64-bit integer additions (i32 input): exact; the result is read as a double
+  f16,              // half additions (a library's own accumulator for f16 input): u = 2^-11, largest
+                    // finite 65504; a bound exists only for the shortest chains
+  bf16,             // bfloat16 additions: u = 2^-8, the range of float
   none,             // computes no sum (ref/launch): timed, never verified
 };
 
@@ -45,7 +48,20 @@ struct Structure {
   // binned only: the loss per element relative to the largest |x|, 2^(W (1 - K)) for K folds of
   // W bits (Demmel and Nguyen, "Parallel Reproducible Summation", IEEE TC 2015, thm. 1).
   double binned_loss = 0;
+  // A result rounded once more to a 16-bit type (torch.sum of a bf16 tensor returns bf16): that
+  // type's unit roundoff, adding result_u (|ref| + bound) to the bound; 0 for none.
+  double result_u = 0;
 };
+
+// The unit roundoff of an accumulator (0 for binned, i64 and none).
+double unit_roundoff(Accumulator acc);
+// The largest finite value of a 16-bit accumulator (infinity for the others): a sum|x| beyond it
+// may overflow a partial sum, and an infinite result is then what that accumulator gives.
+double largest_finite(Accumulator acc);
+// A 16-bit accumulator: its exact check uses data whose partial sums stay exact in it (verify.hpp).
+constexpr bool is_16bit(Accumulator acc) { return acc == Accumulator::f16 || acc == Accumulator::bf16; }
+// The largest finite result: a 16-bit accumulator's or a 16-bit result's (result_u), else infinity.
+double largest_result(const Structure& s);
 
 // What an adapter states for each n it may be asked to sum.
 using Summation = std::function<Structure(std::int64_t n)>;

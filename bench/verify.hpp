@@ -10,7 +10,8 @@
 //   with zero tolerance. A dropped, doubled or neighbour-read element changes the integer at every
 //   n. Two data sets of independent seeds: a dropped group of k elements goes unseen only when it
 //   sums to zero in both (never for k = 2: two neighbours sum to an odd number; about 4% per set
-//   for k = 16, so about 0.15% for both).
+//   for k = 16, so about 0.15% for both). A row adding in a 16-bit float gets sparse integer data
+//   instead, exact in its accumulator (bench/exact_data.hpp).
 // Per call: every timed call's sum (bench/gpu/runner.cpp and bench/cpu/runner.cpp keep them all)
 //   against the row's stated bound (bench/summation.hpp), and, where the row promises run_to_run
 //   or more, bit for bit against the warm-up call's. Non-finite references must be matched in
@@ -34,7 +35,9 @@ struct Verdict {
 };
 
 // Accuracy on the benchmark's data. With no bound (Accumulator::none, or a float chain too long
-// for one) only non-finite results are judged; rel_tol then stays empty.
+// for one) only non-finite results are judged; rel_tol then stays empty. An infinite result of a
+// 16-bit accumulator is accepted, as its overflow, where sum|x| passes that type's largest value,
+// and of a 16-bit result where |sum| (nearly) does.
 Verdict check_accuracy(double got, const Reference& ref, const Structure& s);
 
 // The exact check: got must equal the integer sum of `exact` bit for bit.

@@ -49,7 +49,7 @@ install(EXPORT reduce_bench_targets NAMESPACE reduce_bench:: FILE reduce_benchTa
 set(RB_PUBLIC_HEADERS bench/cpu/backend.hpp bench/definition.hpp bench/determinism.hpp bench/registration.hpp
                       bench/summation.hpp)
 if(RB_HAVE_CUDA)
-  list(APPEND RB_PUBLIC_HEADERS bench/gpu/backend.hpp bench/gpu/memory.hpp common/cuda_check.hpp)
+  list(APPEND RB_PUBLIC_HEADERS bench/gpu/backend.hpp bench/gpu/memory.hpp common/cuda_check.hpp common/dtype.hpp)
 endif()
 foreach(_rb_h IN LISTS RB_PUBLIC_HEADERS)
   get_filename_component(_rb_dir "${_rb_h}" DIRECTORY)

@@ -22,6 +22,7 @@ enum class Dist {
   normal,    // approximately standard normal: (sum of four 16-bit uniforms - 2) * sqrt(3)
   integers,  // random nonzero integers in [-8, 8], neighbours of different parity: every summation
              // order adds them exactly (the data of the exact check)
+  positive,  // uniform in [0, 1): the same draws as uniform, halved and shifted; sums grow as n / 2
 };
 
 
@@ -71,6 +72,7 @@ RB_HOST_DEVICE inline float value(Dist dist, std::uint64_t seed, std::int64_t i)
     case Dist::uniform: return uniform(seed, i);
     case Dist::normal: return normal(seed, i);
     case Dist::integers: return integer(seed, i);
+    case Dist::positive: return 0.5f * uniform(seed, i) + 0.5f;  // k / 2^24: exact
   }
   return 0.0f;
 }

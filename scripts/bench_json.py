@@ -50,6 +50,7 @@ class Bench:
         self.counters = {}     # the checks' counters of the last repetition row (rel_err, rel_tol, ...)
         self.reps = []         # per repetition row: (real time us, cpu time us or None, bytes/s or None)
         self.rep_counters = []  # per repetition row: its counters (as self.counters)
+        self.label = None      # reduce_bench: the structure behind rel_tol ("f16, chain 4097 + tree 64")
 
     def times(self):
         """(times in us, source): the repetition rows; else the median (or mean) aggregate."""
@@ -209,7 +210,11 @@ def loads(text, source="<text>", metric="median"):
             bench.samples.append(value)
             if _number(bps):
                 bench.bps.append(float(bps))
-            bench.counters = {k: float(row[k]) for k in COUNTERS if _number(row.get(k))}
+            # An infinite rel_err is a 16-bit accumulator's overflow (written as Infinity): kept.
+            bench.counters = {k: float(row[k]) for k in COUNTERS
+                              if _number(row.get(k)) or k == "rel_err" and row.get(k) == math.inf}
+            if isinstance(row.get("label"), str) and row["label"]:
+                bench.label = row["label"]
             bench.reps.append((value, cpu, float(bps) if _number(bps) else None))
             bench.rep_counters.append(bench.counters)
     return context, benches

@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Per element type, cold: cub, cuda/onepass and ref/read of that type at every power of two, from
-one reduce_bench run with --dtype (the rows named <backend>@<type>; f32's have no suffix).
+"""Per element type, cold: every library and kernel row of that type beside cub at every power of
+two, from one reduce_bench run with --dtype (the rows named <backend>@<type>; f32's have no suffix).
 
   scripts/dtype_table.py RUN.json [--out dtypes.md]      (default: stdout; RUN may be .json.gz)
 
-Each row: n, cub µs, cuda/onepass µs, cub / onepass (above 1: onepass is faster), onepass GB/s
-(the bytes of the type), ref/read GB/s, onepass as % of ref/read, and whether every check passed
-for the three. Below each table: the smallest ratio, the ratios below 1.3 from 2^13 to 2^18, the
-smallest % of ref/read from 2^28. Standard library only. Exit status: 0, 2 bad input."""
+The rows of a type: cub, cub/* (cub/acc16: CUB's own 16-bit accumulator), cuda/onepass, cuda/mma
+(tensor cores), torch/*, triton/*, ref/read, those present. Each table row: n, cub µs, then each
+other row's µs and its ratio cub / row (above 1: faster than cub), onepass GB/s (the bytes of the
+type), ref/read GB/s, onepass as % of ref/read, and whether every check passed for every row shown
+(else the failed ones). Below each table: onepass's smallest ratio to cub, its ratios below 1.3
+from 2^13 to 2^18, its smallest % of ref/read from 2^28. Standard library only. Exit status: 0, 2
+bad input."""
 import argparse
 import os
 import sys
@@ -16,46 +19,70 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_json  # noqa: E402
 from formatting import is_pow2, md_table, pow2  # noqa: E402
 
-ROWS = ("cub", "cuda/onepass", "ref/read")
+FIRST = ("cub", "cuda/onepass", "cuda/mma")
+FAMILIES = ("cub/", "torch/", "triton/")
+LAST = ("ref/read",)
 TYPES = ("f32", "f64", "f16", "bf16", "i32")
 
 
+def shown(base):
+    return base in FIRST or base in LAST or base.startswith(FAMILIES)
+
+
+def order(bases):
+    rank = {b: i for i, b in enumerate(FIRST)}
+    return sorted(bases, key=lambda b: (0 if b == "cub" else 2 if b in LAST else 1, rank.get(b, len(FIRST)), b))
+
+
 def by_type(benches):
-    """{dtype: {(backend, n): Bench}} for the cold rows of ROWS."""
+    """{dtype: {(backend, n): Bench}} for the cold rows shown."""
     out = {}
     for bench in benches.values():
         parsed = bench_json.parse_name(bench.name)
         if not parsed or parsed[2] != "cold":
             continue
         base, dtype = bench_json.split_dtype(parsed[0])
-        if base in ROWS:
+        if shown(base):
             out.setdefault(dtype, {})[(base, parsed[1])] = bench
     return out
 
 
 def type_table(rows):
-    lines, worst, slow_mid, low_ceiling = [], None, [], None
-    table = []
+    bases = order({b for (b, _) in rows})
+    if "cub" not in bases or "cuda/onepass" not in bases:
+        return []
+    others = [b for b in bases if b != "cub"]
+    worst, slow_mid, low_ceiling, table = None, [], None, []
     for n in sorted({n for (_, n) in rows if is_pow2(n)}):
-        cub, one, read = (rows.get((b, n)) for b in ROWS)
-        if not (cub and one and read and cub.median() and one.median() and read.median()):
+        cub, one, read = rows.get(("cub", n)), rows.get(("cuda/onepass", n)), rows.get(("ref/read", n))
+        if not (cub and cub.median() and one and one.median()):
             continue
+        cells = [pow2(n), f"{cub.median():.2f}"]
+        for b in others:
+            r = rows.get((b, n))
+            cells.append(f"{r.median():.2f} ({cub.median() / r.median():.2f}×)" if r and r.median() else "–")
         ratio = cub.median() / one.median()
         one_gbs = one.bytes_per_second()[0] / 1e9
-        read_gbs = read.bytes_per_second()[0] / 1e9
-        pct = 100 * one_gbs / read_gbs
         worst = ratio if worst is None else min(worst, ratio)
         if 2**13 <= n <= 2**18 and ratio < 1.3:
             slow_mid.append(f"{pow2(n)} {ratio:.2f}×")
-        if n >= 2**28:
-            low_ceiling = pct if low_ceiling is None else min(low_ceiling, pct)
-        ok = "yes" if not (cub.errors or one.errors or read.errors) else "**no**"
-        table.append([pow2(n), f"{cub.median():.2f}", f"{one.median():.2f}", f"{ratio:.3f}", f"{one_gbs:.0f}",
-                      f"{read_gbs:.0f}", f"{pct:.1f}", ok])
+        cells.append(f"{one_gbs:.0f}")
+        if read and read.median():
+            read_gbs = read.bytes_per_second()[0] / 1e9
+            pct = 100 * one_gbs / read_gbs
+            if n >= 2**28:
+                low_ceiling = pct if low_ceiling is None else min(low_ceiling, pct)
+            cells += [f"{read_gbs:.0f}", f"{pct:.1f}"]
+        else:
+            cells += ["–", "–"]
+        failed = [b for b in bases if rows.get((b, n)) and rows[(b, n)].errors]
+        cells.append("yes" if not failed else "**no**: " + ", ".join(failed))
+        table.append(cells)
     if not table:
         return []
-    lines += md_table(["n", "cub µs", "onepass µs", "cub / onepass", "onepass GB/s", "ref/read GB/s",
-                       "% of ref/read", "verified"], table, align="lrrrrrrc")
+    head = ["n", "cub µs"] + [f"{b} µs (cub / it)" for b in others] + [
+        "onepass GB/s", "ref/read GB/s", "onepass % of ref/read", "verified"]
+    lines = md_table(head, table, align="l" + "r" * (len(head) - 2) + "c")
     lines += ["", f"Smallest cub / onepass: {worst:.3f}. Below 1.3× from 2^13 to 2^18: "
               f"{', '.join(slow_mid) if slow_mid else 'none'}."
               + (f" Smallest % of ref/read from 2^28: {low_ceiling:.1f}%." if low_ceiling is not None else "")]
@@ -64,14 +91,16 @@ def type_table(rows):
 
 def page(context, benches, command=None):
     types = by_type(benches)
-    if not types:
-        raise bench_json.BadInput("no cold cub, cuda/onepass or ref/read rows")
+    if not any(type_table(rows) for rows in types.values()):
+        raise bench_json.BadInput("no cold cub and cuda/onepass rows of one type")
     lines = [command, ""] if command else []
-    lines += [f"GPU: {context.get('gpu', '?')}. Cold, median of the samples; GB/s counts the bytes of the type. "
-              "Accumulators: float for f32, f16 and bf16; double for f64; 64-bit integers for i32.", ""]
+    lines += [f"GPU: {context.get('gpu', '?')}. Cold, median of the samples, µs; in parentheses cub's time over "
+              "the row's (above 1: faster than cub); GB/s counts the bytes of the type. Accumulators: "
+              "[docs/backends.md](../../../docs/backends.md#element-types).", ""]
     for dtype in TYPES + tuple(sorted(set(types) - set(TYPES))):
-        if dtype in types:
-            lines += [f"## {dtype}", ""] + type_table(types[dtype]) + [""]
+        table = type_table(types.get(dtype, {}))
+        if table:
+            lines += [f"## {dtype}", ""] + table + [""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -8,6 +8,10 @@
 //   thrust/reduce_cached     the same call with a caching allocator passed through the execution
 //                            policy: no cudaMalloc/cudaFree per call. Still synchronizes and copies.
 //
+// Other element types (--dtype) pass an init of the type that should accumulate, as a user must:
+// 0.0f for f16 and bf16 (Thrust adds in the init's type: float), 0.0 for f64, 0LL for i32 (an int
+// init would add in int32 and wrap).
+//
 // These calls block until the sum is on the host, so they report blocking(): the runner lets the
 // GPU go idle before the start event (no spin, and a cold flush finished), so the events bracket
 // the host-side work too, in both modes, and host_us reports the call's wall time.
@@ -19,6 +23,7 @@
 #include <vector>
 
 #include "bench/backends/cub_structure.hpp"
+#include "kernels/cuda/elements.cuh"
 
 namespace rb::bench::gpu {
 namespace {
@@ -61,33 +66,46 @@ class CachingAllocator {
 
 enum class Call { reduce, reduce_cached };
 
-template <Call kCall>
+// T: the storage type summed; Acc: the init's type, which Thrust accumulates in.
+template <Call kCall, class T = float, class Acc = float>
 class ThrustSum final : public GpuBackend {
+  using In = rb::cuda::DeviceType<T>;
+
  public:
-  explicit ThrustSum(const GpuProblem& p) : in_(p.input), n_(p.n), sm_count_(p.sm_count) {}
+  explicit ThrustSum(const GpuProblemOf<T>& p)
+      : in_(reinterpret_cast<const In*>(p.input)), n_(p.n), sm_count_(p.sm_count) {}
 
   void enqueue(cudaStream_t s) override {
     if constexpr (kCall == Call::reduce) {
-      sum_ = thrust::reduce(thrust::cuda::par.on(s), in_, in_ + n_, 0.0f);
+      sum_ = thrust::reduce(thrust::cuda::par.on(s), in_, in_ + n_, Acc{0});
     } else {
-      sum_ = thrust::reduce(thrust::cuda::par(alloc_).on(s), in_, in_ + n_, 0.0f);
+      sum_ = thrust::reduce(thrust::cuda::par(alloc_).on(s), in_, in_ + n_, Acc{0});
     }
   }
-  double result() override { return sum_; }
-  Structure structure() const override { return cub_reduce_structure(n_, sm_count_); }
+  double result() override { return static_cast<double>(sum_); }
+  Structure structure() const override { return cub_reduce_structure(n_, sm_count_, accumulator_for<Acc>()); }
   bool blocking() const override { return true; }
 
  private:
-  const float* in_;
+  const In* in_;
   std::int64_t n_;
   int sm_count_;
   CachingAllocator alloc_;
-  float sum_ = 0;
+  Acc sum_ = 0;
 };
+
+template <class T, class Acc>
+std::vector<BackendDef<T>> thrust_rows() {
+  return {gpu_backend<ThrustSum<Call::reduce, T, Acc>, T>("thrust/reduce"),
+          gpu_backend<ThrustSum<Call::reduce_cached, T, Acc>, T>("thrust/reduce_cached")};
+}
 
 }  // namespace
 
-RB_REGISTER_BACKEND(std::vector<BackendDef<float>>{gpu_backend<ThrustSum<Call::reduce>>("thrust/reduce"),
-                                               gpu_backend<ThrustSum<Call::reduce_cached>>("thrust/reduce_cached")});
+RB_REGISTER_BACKEND((thrust_rows<float, float>()));
+RB_REGISTER_BACKEND((thrust_rows<double, double>()));
+RB_REGISTER_BACKEND((thrust_rows<rb::f16, float>()));
+RB_REGISTER_BACKEND((thrust_rows<rb::bf16, float>()));
+RB_REGISTER_BACKEND((thrust_rows<std::int32_t, long long>()));
 
 }  // namespace rb::bench::gpu

@@ -3,37 +3,66 @@
 // so the same events time it. Each call allocates its 0-d output through PyTorch's caching
 // allocator (no cudaMalloc after the warm-up) and runs PyTorch's reduction kernel: what
 // `x.sum()` costs a PyTorch user, minus Python.
-// Its structure, as stated for the bound: PyTorch's reduction kernel keeps 4 float accumulators
-// per thread and, for one output, spreads the input over many blocks; stated conservatively as
-// at least one warp per SM (SMs x 32 x 4 chains), then warp, block and cross-block trees (64).
+// Its structure, as stated for the bound: PyTorch's reduction kernel keeps 4 accumulators per
+// thread and, for one output, spreads the input over many blocks; stated conservatively as at
+// least one warp per SM (SMs x 32 x 4 chains), then warp, block and cross-block trees (64).
+// Per element type (--dtype), what PyTorch documents and does: f16 and bf16 add in float and the
+// result is rounded to the input's type (torch/sum@f16), unless dtype=torch.float asks for a float
+// result (torch/sum_f32@f16); f64 adds in double; i32 sums into int64 (exact).
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <torch/torch.h>
 
+#include <optional>
+#include <type_traits>
+
 #include "bench/backends/cub_structure.hpp"
+#include "common/dtype.hpp"
 
 namespace rb::bench::gpu {
 namespace {
 
+template <class T>
+constexpr torch::ScalarType scalar_type() {
+  if constexpr (std::is_same_v<T, double>) return torch::kFloat64;
+  else if constexpr (std::is_same_v<T, rb::f16>) return torch::kHalf;
+  else if constexpr (std::is_same_v<T, rb::bf16>) return torch::kBFloat16;
+  else if constexpr (std::is_same_v<T, std::int32_t>) return torch::kInt32;
+  else return torch::kFloat32;
+}
+
+// kFloatResult: torch::sum(x, torch::kFloat), for 16-bit inputs.
+template <class T, bool kFloatResult = false>
 class TorchSum final : public GpuBackend {
  public:
-  explicit TorchSum(const GpuProblem& p) : n_(p.n), sm_count_(p.sm_count) {
+  explicit TorchSum(const GpuProblemOf<T>& p) : n_(p.n), sm_count_(p.sm_count) {
     int device = 0;
     RB_CUDA_CHECK(cudaGetDevice(&device));
     const auto index = static_cast<c10::DeviceIndex>(device);
     stream_ = c10::cuda::getStreamFromExternal(p.stream, index);
-    input_ = torch::from_blob(const_cast<float*>(p.input), {p.n},
-                              torch::TensorOptions().dtype(torch::kFloat32).device(torch::kCUDA, index));
+    input_ = torch::from_blob(const_cast<T*>(p.input), {p.n},
+                              torch::TensorOptions().dtype(scalar_type<T>()).device(torch::kCUDA, index));
   }
   void enqueue(cudaStream_t) override {
     const c10::cuda::CUDAStreamGuard guard(stream_);
-    result_ = torch::sum(input_);
+    result_ = kFloatResult ? torch::sum(input_, torch::kFloat32) : torch::sum(input_);
   }
   double result() override {
     const c10::cuda::CUDAStreamGuard guard(stream_);
-    return result_.item<float>();  // copies on the harness's stream and waits for it
+    return result_.item<double>();  // copies on the harness's stream and waits for it
   }
-  Structure structure() const override { return blocked(Accumulator::f32, n_, std::int64_t{sm_count_} * 128, 1, 64); }
+  Structure structure() const override {
+    constexpr bool kHalves = std::is_same_v<T, rb::f16> || std::is_same_v<T, rb::bf16>;
+    constexpr Accumulator acc = std::is_same_v<T, double>         ? Accumulator::f64
+                                : std::is_same_v<T, std::int32_t> ? Accumulator::i64
+                                                                  : Accumulator::f32;
+    Structure s = blocked(acc, n_, std::int64_t{sm_count_} * 128, 1, 64, acc == Accumulator::f32);
+    if (kHalves && !kFloatResult) {  // the float sum rounded once to the input's type
+      s.float_result = false;
+      s.result_u = std::is_same_v<T, rb::f16> ? 0x1p-11 : 0x1p-8;
+    }
+    return s;
+  }
 
  private:
   std::int64_t n_;
@@ -45,6 +74,12 @@ class TorchSum final : public GpuBackend {
 
 }  // namespace
 
-RB_REGISTER_BACKEND(gpu_backend<TorchSum>("torch/sum"));
+RB_REGISTER_BACKEND(gpu_backend<TorchSum<float>>("torch/sum"));
+RB_REGISTER_BACKEND(gpu_backend<TorchSum<double>, double>("torch/sum"));
+RB_REGISTER_BACKEND(gpu_backend<TorchSum<std::int32_t>, std::int32_t>("torch/sum"));
+RB_REGISTER_BACKEND(std::vector<BackendDef<rb::f16>>{gpu_backend<TorchSum<rb::f16>, rb::f16>("torch/sum"),
+                                                     gpu_backend<TorchSum<rb::f16, true>, rb::f16>("torch/sum_f32")});
+RB_REGISTER_BACKEND(std::vector<BackendDef<rb::bf16>>{gpu_backend<TorchSum<rb::bf16>, rb::bf16>("torch/sum"),
+                                                      gpu_backend<TorchSum<rb::bf16, true>, rb::bf16>("torch/sum_f32")});
 
 }  // namespace rb::bench::gpu

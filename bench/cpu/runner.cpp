@@ -28,14 +28,15 @@ void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     // call that long, a warm-up on the data would cost as much as a sample, and one cache-cold
     // first sample moves no median.
     std::chrono::steady_clock::duration exact_call{};
+    const ExactData data = exact_data_for(backend->structure());
     const auto sum_exact = [&](int set) {
-      session.fill_exact_host(c.n, set, c.dtype);
+      session.fill_exact_host(c.n, set, c.dtype, data);
       const auto t0 = std::chrono::steady_clock::now();
       const double sum = backend->run();
       exact_call = std::chrono::steady_clock::now() - t0;
       return sum;
     };
-    session.exact_check(c, sum_exact);
+    session.exact_check(c, data, sum_exact);
     session.restore_host();
     // The per-call check compares every later call's sum (the warm-up's and the timed ones) with
     // the warm-up's first, or without a warm-up the first sample's.

@@ -25,6 +25,7 @@
 #include "bench/gpu/memory.hpp"
 #include "bench/registration.hpp"
 #include "bench/summation.hpp"
+#include "common/dtype.hpp"
 
 namespace rb::bench::gpu {
 
@@ -46,12 +47,14 @@ class ResultSlot {
   double read_f32() const { return read<float>(); }
   double read_f64() const { return read<double>(); }
   double read_i64() const { return read<long long>(); }
+  // T: float, double, long long, or the storage type rb::f16 / rb::bf16 of a 16-bit result.
   template <class T>
   double read() const {
     T v{};
     RB_CUDA_CHECK(cudaMemcpyAsync(&v, ptr_, sizeof v, cudaMemcpyDeviceToHost, stream_));
     RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    return static_cast<double>(v);
+    if constexpr (std::is_same_v<T, rb::f16> || std::is_same_v<T, rb::bf16>) return rb::widen(v);
+    else return static_cast<double>(v);
   }
   static constexpr std::size_t kBytes = 16;
 
@@ -72,24 +75,28 @@ struct GpuProblemOf {
 using GpuProblem = GpuProblemOf<float>;
 
 // Where a backend leaves each call's sum, for the per-call check (bench/verify.hpp): in the result
-// slot as a float, a double or a 64-bit integer (the harness copies it out on the device after the
-// stop event, and reads the copies back in batches; the poison reads as NaN, or as -1 for an
-// integer), or elsewhere (the harness calls result() after each call's stop event). Both are
-// outside the timed region; the slot is the cheaper.
-enum class ResultIn { slot_f32, slot_f64, slot_i64, elsewhere };
+// slot as a float, a double, a 64-bit integer or a 16-bit float (the harness copies it out on the
+// device after the stop event, and reads the copies back in batches; the poison reads as NaN, or
+// as -1 for an integer), or elsewhere (the harness calls result() after each call's stop event).
+// Both are outside the timed region; the slot is the cheaper.
+enum class ResultIn { slot_f32, slot_f64, slot_i64, slot_f16, slot_bf16, elsewhere };
 
-// The slot and the accumulator of a backend that writes an Out (float, double or long long) and
-// adds in it.
+// The slot and the accumulator of a backend that writes an Out (float, double, long long, or
+// rb::f16 / rb::bf16 for a 16-bit accumulator) and adds in it.
 template <class Out>
 constexpr ResultIn slot_for() {
   if constexpr (std::is_same_v<Out, float>) return ResultIn::slot_f32;
   else if constexpr (std::is_same_v<Out, double>) return ResultIn::slot_f64;
+  else if constexpr (std::is_same_v<Out, rb::f16>) return ResultIn::slot_f16;
+  else if constexpr (std::is_same_v<Out, rb::bf16>) return ResultIn::slot_bf16;
   else return ResultIn::slot_i64;
 }
 template <class Out>
 constexpr Accumulator accumulator_for() {
   if constexpr (std::is_same_v<Out, float>) return Accumulator::f32;
   else if constexpr (std::is_same_v<Out, double>) return Accumulator::f64;
+  else if constexpr (std::is_same_v<Out, rb::f16>) return Accumulator::f16;
+  else if constexpr (std::is_same_v<Out, rb::bf16>) return Accumulator::bf16;
   else return Accumulator::i64;
 }
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "bench/gpu/harness_kernels.cuh"
+#include "common/dtype.hpp"
 
 namespace rb::bench::gpu {
 
@@ -42,6 +43,10 @@ void CallLog::drain() {
       long long v = 0;
       std::memcpy(&v, p, sizeof v);
       sums_.push_back(static_cast<double>(v));
+    } else if (where_ == ResultIn::slot_f16 || where_ == ResultIn::slot_bf16) {
+      std::uint16_t bits = 0;
+      std::memcpy(&bits, p, sizeof bits);
+      sums_.push_back(where_ == ResultIn::slot_f16 ? rb::widen(rb::f16{bits}) : rb::widen(rb::bf16{bits}));
     } else {
       float f = 0;
       std::memcpy(&f, p, sizeof f);

@@ -52,6 +52,17 @@ __global__ void fill_kernel(float* x, std::int64_t count, float value) {
   }
 }
 
+// The nonzeros travel as the kernel's parameter (kSparseCount of them: under 1 KB).
+struct SparsePoints {
+  int count;
+  std::int64_t index[kSparseCount];
+  float value[kSparseCount];
+};
+
+__global__ void scatter_kernel(float* x, SparsePoints p) {
+  if (static_cast<int>(threadIdx.x) < p.count) x[p.index[threadIdx.x]] = p.value[threadIdx.x];
+}
+
 __global__ void keep_and_poison_kernel(unsigned* slot, unsigned* keep) {
   const unsigned i = threadIdx.x;
   if (keep) keep[i] = slot[i];
@@ -69,6 +80,18 @@ void enqueue_fill(cudaStream_t stream, float* x, std::int64_t count, float value
   if (count <= 0) return;
   const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(1024, (count + 255) / 256));
   fill_kernel<<<blocks, 256, 0, stream>>>(x, count, value);
+  RB_CUDA_CHECK_LAUNCH();
+}
+
+void enqueue_scatter(cudaStream_t stream, float* x, const SparseSet& set) {
+  SparsePoints p{};
+  p.count = static_cast<int>(std::min<std::size_t>(set.index.size(), kSparseCount));
+  for (int k = 0; k < p.count; ++k) {
+    p.index[k] = set.index[static_cast<std::size_t>(k)];
+    p.value[k] = set.value[static_cast<std::size_t>(k)];
+  }
+  if (p.count == 0) return;
+  scatter_kernel<<<1, kSparseCount, 0, stream>>>(x, p);
   RB_CUDA_CHECK_LAUNCH();
 }
 

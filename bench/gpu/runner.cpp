@@ -130,7 +130,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     m.promised = def.determinism;
     const Structure structure = backend->structure();
     finish_case(state, session, c, ref, structure, m, [&](int set) {
-      g.fill_exact(c.n, set, c.dtype);
+      g.fill_exact(c.n, set, c.dtype, exact_data_for(structure));
       g.slot().poison();
       backend->enqueue(stream);
       RB_CUDA_CHECK(cudaStreamSynchronize(stream));

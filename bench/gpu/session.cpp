@@ -71,12 +71,17 @@ const void* GpuSession::typed_input(Dtype d, std::int64_t n) {
   return typed_start(d);
 }
 
-void GpuSession::fill_exact(std::int64_t n, int set, Dtype d) {
+void GpuSession::fill_exact(std::int64_t n, int set, Dtype d, ExactData data) {
   if (d != Dtype::f32) (void)typed_input(d, n);  // sized before the float buffer is overwritten
   if (capacity_ < 0 || n > capacity_) (void)input(n);  // plans the buffer, or throws Skip; no restore
   float* x = input_.as<float>() + session_.options().offset;
   dirty_ = std::max(dirty_, n + kPadFloats);
-  enqueue_generate(stream_, x, n, Dist::integers, session_.exact_seed(set));
+  if (data == ExactData::sparse) {
+    enqueue_fill(stream_, x, n, 0.0f);
+    enqueue_scatter(stream_, x, sparse_set(session_.exact_seed(set), n));
+  } else {
+    enqueue_generate(stream_, x, n, Dist::integers, session_.exact_seed(set));
+  }
   enqueue_fill(stream_, x + n, kPadFloats, kPoison);
   if (d == Dtype::f32) return;
   enqueue_store(stream_, d, x, typed_start(d), n + kPadFloats);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 
 #include "common/cuda_check.hpp"
 
@@ -11,7 +12,31 @@ namespace {
 // The counter sits alone in the first 256 bytes of scratch, the partials after it.
 constexpr std::size_t kPartialsOffset = 256;
 
-bool aligned16(const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// onepass_kernel's open element types (sum.py's TYPES) for an Element, and its accumulator's size.
+// f32 names none: the signature's own fp32 defaults, so the f32 kernel is cached under the key
+// compile() always gave it.
+struct OnepassTypes {
+  ElementTypes types;
+  std::size_t acc_bytes;
+};
+
+OnepassTypes onepass_types(Element e) {
+  const auto of = [](const char* x, const char* acc, const char* out, std::size_t bytes) {
+    return OnepassTypes{{{"x", x}, {"acc", acc}, {"out", out}}, bytes};
+  };
+  switch (e.dtype) {
+    case Dtype::f32: return {{}, sizeof(float)};
+    case Dtype::f64: return of("fp64", "fp64", "fp64", 8);
+    case Dtype::f16: return e.widen ? of("fp16", "fp32", "fp32", 4) : of("fp16", "fp16", "fp32", 2);
+    case Dtype::bf16: return e.widen ? of("bf16", "fp32", "fp32", 4) : of("bf16", "bf16", "fp32", 2);
+    case Dtype::i32:
+      if (!e.widen) throw std::invalid_argument("triton onepass: i32 is added in int64 only (int32 would wrap)");
+      return of("i32", "i64", "i64", 8);
+  }
+  throw std::invalid_argument("triton onepass: unknown element type");
+}
 
 int sm_count() {
   int device = 0, sms = 0;
@@ -35,16 +60,17 @@ void TwoPass::sum(const float* in, void* scratch, float* out, cudaStream_t strea
   launch(*finish_, 1, {&partials, &out, &tiles}, stream);  // tiles = 0 stores 0
 }
 
-Onepass::Onepass(const float* in, std::int64_t n, OnepassShape shape)
+Onepass::Onepass(const void* in, std::int64_t n, Element element, OnepassShape shape)
     : n_(n),
       programs_(std::clamp<std::int64_t>(
           (n + shape.block - 1) / shape.block, 1,
           std::min<std::int64_t>(kMaxPrograms, std::int64_t{sm_count()} * shape.progs_per_sm))),
+      partial_bytes_(onepass_types(element).acc_bytes),
       kernel_(&compile("onepass_kernel", {{"BLOCK", shape.block}, {"MAX_PROGS", kMaxPrograms}}, shape.warps,
-                       aligned16(in))) {}
+                       aligned16(in), onepass_types(element).types)) {}
 
 std::size_t Onepass::scratch_bytes() const noexcept {
-  return kPartialsOffset + static_cast<std::size_t>(programs_) * sizeof(float);
+  return kPartialsOffset + static_cast<std::size_t>(programs_) * partial_bytes_;
 }
 
 void Onepass::prepare(void* scratch, cudaStream_t stream) const {
@@ -52,9 +78,9 @@ void Onepass::prepare(void* scratch, cudaStream_t stream) const {
   RB_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-void Onepass::sum(const float* in, void* scratch, float* out, cudaStream_t stream) const {
+void Onepass::sum(const void* in, void* scratch, void* out, cudaStream_t stream) const {
   auto* counter = static_cast<std::int32_t*>(scratch);
-  auto* partials = reinterpret_cast<float*>(static_cast<char*>(scratch) + kPartialsOffset);
+  void* partials = static_cast<char*>(scratch) + kPartialsOffset;
   std::int64_t n = n_;
   launch(*kernel_, static_cast<unsigned>(programs_), {&in, &partials, &counter, &out, &n}, stream);
 }

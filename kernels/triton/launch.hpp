@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/dtype.hpp"
 #include "kernels/triton/runtime.hpp"
 #include "kernels/triton/tuning.hpp"
 
@@ -27,18 +28,32 @@ class TwoPass {
   const Kernel* finish_;
 };
 
-// One launch: persistent programs, partials, last-program-done completion (sum.py).
+// What onepass_kernel reads and what it adds in. widen: each value is converted exactly before it
+// is added (f16 and bf16 to float, i32 to int64; f32 and f64 add in their own type); otherwise an
+// f16 or bf16 input is added in its own 16-bit type, as a kernel that adds 16-bit loads into a
+// 16-bit tensor does (an int32 accumulator would wrap: i32 is only widened).
+struct Element {
+  Dtype dtype = Dtype::f32;
+  bool widen = true;
+};
+
+// One launch: persistent programs, partials, last-program-done completion (sum.py). The sum is
+// written to `out` as a float for f32, f16 and bf16 input (a 16-bit accumulator's sum converts
+// exactly), a double for f64 and an int64 for i32. One compiled kernel per shape and Element.
 class Onepass {
  public:
-  Onepass(const float* in, std::int64_t n, OnepassShape shape = kOnepassShape);
+  Onepass(const float* in, std::int64_t n, OnepassShape shape = kOnepassShape) : Onepass(in, n, Element{}, shape) {}
+  // `in` points to n elements of element.dtype. Throws std::invalid_argument for i32 not widened.
+  Onepass(const void* in, std::int64_t n, Element element, OnepassShape shape = kOnepassShape);
   std::size_t scratch_bytes() const noexcept;
   // Zeroes the ticket counter (untimed, synchronizes); the kernel resets it after every launch.
   void prepare(void* scratch, cudaStream_t stream) const;
-  void sum(const float* in, void* scratch, float* out, cudaStream_t stream) const;
+  void sum(const void* in, void* scratch, void* out, cudaStream_t stream) const;
   std::int64_t programs() const noexcept { return programs_; }
 
  private:
   std::int64_t n_, programs_;
+  std::size_t partial_bytes_;  // the accumulator's size: one partial per program
   const Kernel* kernel_;
 };
 

@@ -77,10 +77,11 @@ std::string unavailable_reason() {
 }
 
 const Kernel& compile(const std::string& kernel, const std::map<std::string, int>& constexprs, int num_warps,
-                      bool aligned) {
+                      bool aligned, const ElementTypes& types) {
   static std::map<std::string, std::unique_ptr<Kernel>> cache;
   std::string key = kernel + "/w" + std::to_string(num_warps) + (aligned ? "/a16" : "/a4");
   for (const auto& [k, v] : constexprs) key += "/" + k + "=" + std::to_string(v);
+  for (const auto& [slot, type] : types) key += "/" + slot + ":" + type;
   if (const auto it = cache.find(key); it != cache.end()) return *it->second;
 
   // Python first: a missing or broken triton is reported as Unavailable before any CUDA query.
@@ -98,9 +99,10 @@ const Kernel& compile(const std::string& kernel, const std::map<std::string, int
 
   py::dict result;
   try {
-    py::dict consts;
+    py::dict consts, tys;
     for (const auto& [k, v] : constexprs) consts[py::str(k)] = v;
-    result = compile_kernel(kernel, consts, num_warps, aligned, major * 10 + minor);
+    for (const auto& [slot, type] : types) tys[py::str(slot)] = type;
+    result = compile_kernel(kernel, consts, num_warps, aligned, major * 10 + minor, tys);
   } catch (const py::error_already_set& e) {
     // A failure inside triton.compile is a bug in sum.py or the launcher, not a missing package:
     // an error, not a skip.

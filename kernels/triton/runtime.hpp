@@ -30,12 +30,16 @@ struct Kernel {
   unsigned shared = 0;   // dynamic shared memory, bytes
 };
 
-// kernels/triton/sum.py:<kernel> with the given constexprs for the current device; `aligned`
-// declares the kernel's input pointer 16-byte aligned (ALIGNABLE in sum.py) so loads vectorize.
-// Compiled once per configuration and cached for the life of the process. Throws Unavailable when
-// triton cannot be imported, std::runtime_error when the kernel does not compile.
+// The element types a kernel's signature leaves open (sum.py's TYPES: "x", "acc", "out"), as
+// Triton spells them ("fp32", "fp64", "fp16", "bf16", "i32", "i64"). A slot not named stays fp32.
+using ElementTypes = std::map<std::string, std::string>;
+
+// kernels/triton/sum.py:<kernel> with the given constexprs and element types for the current
+// device; `aligned` declares the kernel's input pointer 16-byte aligned (ALIGNABLE in sum.py) so
+// loads vectorize. Compiled once per configuration and cached for the life of the process. Throws
+// Unavailable when triton cannot be imported, std::runtime_error when the kernel does not compile.
 const Kernel& compile(const std::string& kernel, const std::map<std::string, int>& constexprs, int num_warps,
-                      bool aligned);
+                      bool aligned, const ElementTypes& types = {});
 
 // Where sum.py and compile.py are read from, before the first compile(): by default
 // <executable>/../share/reduce_bench/triton when the installed copy is there, else kernels/triton

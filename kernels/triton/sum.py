@@ -10,6 +10,15 @@ and launched from C++ with the CUDA runtime's library API: no Python runs in the
              reduces its vector accumulator, stores a partial, and takes a ticket from an integer
              counter; the program that draws the last ticket reduces all partials in a fixed order
              and resets the counter. One launch, no float atomics, bitwise reproducible.
+
+onepass over other element types (reduce_bench --dtype): the signature's {x}, {acc} and {out}
+(TYPES) are filled in by the launcher (launch.cpp), one compiled kernel per choice. The accumulator
+has the partials' type: each loaded value is converted to it exactly (f16, bf16 -> fp32; i32 ->
+i64; f64 stays fp64), or, when {acc} is the input's own 16-bit type, not converted at all. That
+variant is what `acc = tl.zeros([BLOCK], dtype=tl.bfloat16); acc += tl.load(x_ptr + offs)` gives:
+Triton adds two bf16 (or two fp16) tensors in that type, and tl.sum adds in its input's type (since
+Triton 3.3, triton-lang/triton#5763; before it tl.sum widened bfloat16 to float32 first, fp16
+never), so every addition on an element's path rounds to 8 (bf16) or 11 (fp16) significant bits.
 """
 import triton
 import triton.language as tl
@@ -21,15 +30,20 @@ SIGNATURES = {
     "partials_kernel": {"x_ptr": "*fp32", "partials_ptr": "*fp32", "n": "i64", "BLOCK": "constexpr"},
     "finish_kernel": {"partials_ptr": "*fp32", "out_ptr": "*fp32", "m": "i64", "BLOCK": "constexpr"},
     "onepass_kernel": {
-        "x_ptr": "*fp32",
-        "partials_ptr": "*fp32",
+        "x_ptr": "*{x}",
+        "partials_ptr": "*{acc}",
         "counter_ptr": "*i32",
-        "out_ptr": "*fp32",
+        "out_ptr": "*{out}",
         "n": "i64",
         "BLOCK": "constexpr",
         "MAX_PROGS": "constexpr",
     },
 }
+
+# The element types a signature leaves open, as Triton spells them ("fp32", "fp64", "fp16", "bf16",
+# "i32", "i64"): the input, the accumulator (and partials), the result. A launcher that names none
+# gets these.
+TYPES = {"x": "fp32", "acc": "fp32", "out": "fp32"}
 
 # Arguments that may be declared 16-byte aligned (tt.divisibility 16) so loads vectorize to 128
 # bits. Only used when the C++ side checked the actual pointer.
@@ -59,13 +73,15 @@ def onepass_kernel(x_ptr, partials_ptr, counter_ptr, out_ptr, n, BLOCK: tl.const
     progs = tl.num_programs(0)
     lanes = tl.arange(0, BLOCK)
     full_tiles = n // BLOCK
-    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    # The partials' type is the accumulator's (TYPES' {acc}): .to() widens each value exactly, and
+    # is no operation at all when the types agree (fp32 throughout, or a 16-bit input added as is).
+    acc = tl.zeros([BLOCK], dtype=partials_ptr.dtype.element_ty)
     for tile in range(pid, full_tiles, progs):
-        acc += tl.load(x_ptr + (tile.to(tl.int64) * BLOCK + lanes))
+        acc += tl.load(x_ptr + (tile.to(tl.int64) * BLOCK + lanes)).to(partials_ptr.dtype.element_ty)
     # The ragged tail (n % BLOCK values) goes to the program the stride would have given it.
     if pid == full_tiles % progs:
         offs = full_tiles * BLOCK + lanes
-        acc += tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+        acc += tl.load(x_ptr + offs, mask=offs < n, other=0.0).to(partials_ptr.dtype.element_ty)
     tl.store(partials_ptr + pid, tl.sum(acc, axis=0))
     # Every thread's store happens-before the barrier; the acq_rel ticket (gpu scope) releases
     # them to the program that draws the last ticket, whose barrier after its acquire orders
@@ -77,5 +93,6 @@ def onepass_kernel(x_ptr, partials_ptr, counter_ptr, out_ptr, n, BLOCK: tl.const
         slots = tl.arange(0, MAX_PROGS)
         # .cg: read at L2, never from a possibly stale L1 line.
         p = tl.load(partials_ptr + slots, mask=slots < progs, other=0.0, cache_modifier=".cg")
+        # A 16-bit sum is stored into an fp32 {out}: converted exactly.
         tl.store(out_ptr, tl.sum(p, axis=0))
         tl.store(counter_ptr, 0)  # the next launch starts from zero: no memset launch

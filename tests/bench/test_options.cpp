@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "common/synth.hpp"
+
 namespace {
 
 using rb::bench::Dist;
@@ -80,6 +82,17 @@ TEST(Options, OffsetAndNormal) {
   EXPECT_EQ(o.offset, 3);
   EXPECT_EQ(o.dist, Dist::normal);
   EXPECT_TRUE(a.rest().empty());
+}
+
+// positive: uniform in [0, 1), the signed uniform's draws halved and shifted (exact in float).
+TEST(Options, PositiveDist) {
+  Argv a({"--dist=positive"});
+  EXPECT_EQ(a.parse().dist, Dist::positive);
+  for (std::int64_t i = 0; i < 100000; ++i) {
+    const float v = rb::synth::value(Dist::positive, 42, i);
+    ASSERT_TRUE(v >= 0.0f && v < 1.0f) << i << " " << v;
+    ASSERT_EQ(v, 0.5f * rb::synth::value(Dist::uniform, 42, i) + 0.5f);
+  }
 }
 
 TEST(Options, StoppingRule) {

@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "bench/exact_data.hpp"
 #include "common/synth.hpp"
 #include "tests/support/data.hpp"
 
@@ -141,6 +142,54 @@ TEST(Accuracy, BoundsOrderByAccumulator) {
   EXPECT_LT(b(f64), b(kahan));
   EXPECT_LT(b(kahan), b(f32));
   EXPECT_FALSE(rb::bench::accuracy_bound({Accumulator::none}, 1.0, 1.0).has_value());
+}
+
+// A 16-bit accumulator: u = 2^-11 (f16) or 2^-8 (bf16) leaves a bound only for the shortest
+// chains; an infinite f16 result is its overflow where sum|x| passes 65504, and a failure where
+// it cannot have overflowed or where the accumulator is a float's.
+TEST(Accuracy, SixteenBitAccumulators) {
+  EXPECT_EQ(rb::bench::unit_roundoff(Accumulator::f16), 0x1p-11);
+  EXPECT_EQ(rb::bench::unit_roundoff(Accumulator::bf16), 0x1p-8);
+  EXPECT_TRUE(rb::bench::accuracy_bound({Accumulator::f16, 8, 0, 0, false}, 1, 1).has_value());
+  EXPECT_FALSE(rb::bench::accuracy_bound({Accumulator::f16, 4096, 0, 0, false}, 1, 1).has_value());
+  EXPECT_TRUE(rb::bench::accuracy_bound({Accumulator::bf16, 2, 0, 0, false}, 1, 1).has_value());
+  EXPECT_FALSE(rb::bench::accuracy_bound({Accumulator::bf16, 3, 0, 0, false}, 1, 1).has_value());
+  const double inf = std::numeric_limits<double>::infinity();
+  rb::bench::Reference ref;
+  ref.n = std::int64_t{1} << 20;
+  ref.sum = 524288.0;
+  ref.sum_abs = 524288.0;
+  const Structure f16{Accumulator::f16, ref.n / 1024, 64, 0, false};
+  const auto overflow = check_accuracy(inf, ref, f16);
+  EXPECT_TRUE(overflow.ok);
+  EXPECT_EQ(overflow.rel_err, inf);
+  EXPECT_FALSE(overflow.rel_tol.has_value());
+  EXPECT_FALSE(check_accuracy(-std::numeric_limits<double>::quiet_NaN(), ref, f16).ok);
+  EXPECT_FALSE(check_accuracy(inf, ref, {Accumulator::f32, ref.n / 1024, 64, 0, true}).ok);
+  EXPECT_FALSE(check_accuracy(inf, ref, {Accumulator::bf16, ref.n / 1024, 64, 0, false}).ok) << "bf16 reaches 3e38";
+  ref.sum = ref.sum_abs = 60000.0;  // below 65504: no partial sum can overflow
+  EXPECT_FALSE(check_accuracy(inf, ref, f16).ok);
+}
+
+// A float sum rounded once more to a 16-bit result (torch.sum of a bf16 tensor): u16 |ref| more.
+TEST(Accuracy, SixteenBitResultAddsItsRounding) {
+  Structure s{Accumulator::f32, 100, 10, 0, false};
+  const double plain = *rb::bench::accuracy_bound(s, 50.0, 100.0);
+  s.result_u = 0x1p-8;
+  const double rounded = *rb::bench::accuracy_bound(s, 50.0, 100.0);
+  EXPECT_NEAR(rounded - plain, 0x1p-8 * (50.0 + plain), 1e-12);
+  EXPECT_NE(rb::bench::describe(s).find("bf16 result"), std::string::npos);
+  EXPECT_EQ(rb::bench::exact_data_for(s), rb::bench::ExactData::sparse) << "the dense sum is not exact in bf16";
+  s.result_u = 0;
+  EXPECT_EQ(rb::bench::exact_data_for(s), rb::bench::ExactData::dense);
+  // An f16 result overflows where the sum passes 65504, not where only sum|x| does.
+  s.result_u = 0x1p-11;
+  rb::bench::Reference ref;
+  ref.n = 1 << 20;
+  ref.sum = ref.sum_abs = 70000.0;
+  EXPECT_TRUE(check_accuracy(std::numeric_limits<double>::infinity(), ref, s).ok);
+  ref.sum = 1000.0;
+  EXPECT_FALSE(check_accuracy(std::numeric_limits<double>::infinity(), ref, s).ok);
 }
 
 // The exact check needs no bound: any order sums the integers exactly, and one element dropped

@@ -132,6 +132,51 @@ TEST(Mutants, CpuBugsAreCaught) {
   }
 }
 
+// Adds bf16 values in a bf16 accumulator, in order, as a library's own 16-bit accumulator does;
+// kSkipLast drops x[n-1]; kStatesFloat states a float accumulator for it.
+enum class Acc16 { honest, skip_last, states_float };
+template <Acc16 kBug>
+class Bf16Chain final : public CpuBackend {
+ public:
+  explicit Bf16Chain(const CpuProblemOf<rb::bf16>& p) : p_(p) {}
+  double run() override {
+    float acc = 0;
+    const std::int64_t n = kBug == Acc16::skip_last && p_.n > 0 ? p_.n - 1 : p_.n;
+    for (std::int64_t i = 0; i < n; ++i) acc = rb::to_float(rb::to_bf16(acc + rb::to_float(p_.data[i])));
+    return acc;
+  }
+  Structure structure() const override {
+    return {kBug == Acc16::states_float ? Accumulator::f32 : Accumulator::bf16, p_.n, 0, 0, false};
+  }
+
+ private:
+  CpuProblemOf<rb::bf16> p_;
+};
+
+// A 16-bit accumulator's exact check (sparse data, bench/exact_data.hpp) passes an honest bf16
+// chain and catches one that drops x[n-1]; the same chain stating a float accumulator gets the
+// dense data, which no bf16 accumulator sums exactly, and fails.
+TEST(Mutants, SixteenBitAccumulatorsGetExactDataTheyCanSum) {
+  Session session(rb::test::small_options({1'000'003, (std::int64_t{1} << 20) + 1}));
+  const auto entries = bind_backends<rb::bf16>(session, {
+      cpu_backend<Bf16Chain<Acc16::honest>, rb::bf16>("control/bf16_chain"),
+      cpu_backend<Bf16Chain<Acc16::skip_last>, rb::bf16>("mutant/bf16_chain_skip_last"),
+      cpu_backend<Bf16Chain<Acc16::states_float>, rb::bf16>("mutant/bf16_chain_states_float"),
+  });
+  ASSERT_EQ(rb::test::run_in_process(session, entries), 6u);
+  for (const std::int64_t n : session.options().sizes) {
+    const std::string tail = "@bf16/" + std::to_string(n) + "/hot";
+    const auto control = rb::test::outcome_of(session, "control/bf16_chain" + tail);
+    EXPECT_EQ(control.kind, Outcome::Kind::ok) << control.message;
+    EXPECT_EQ(control.exact, Outcome::Check::passed);
+    EXPECT_EQ(control.accuracy, Outcome::Check::no_bound);
+    for (const char* mutant : {"mutant/bf16_chain_skip_last", "mutant/bf16_chain_states_float"}) {
+      const auto o = rb::test::outcome_of(session, mutant + tail);
+      EXPECT_EQ(o.exact, Outcome::Check::failed) << mutant << tail << ": " << o.message;
+    }
+  }
+}
+
 // The per-call check under the default stopping rule: a sum wrong on one call in 20 is caught in
 // every run wherever a row checks 20 calls or more, which the default min_samples gives unless the
 // 0.2 s cap stops it first. Under a sanitizer a call at 2^20 can take over 10 ms, so the cap is
@@ -141,8 +186,11 @@ TEST(Mutants, IntermittentlyWrongIsCaughtInEveryRun) {
     std::uint64_t seed = 1000;
     rb::test::expect_caught_every_run(30, "mutant/intermittent", "drops x[n-1] on 1 call in 20", n, [&] {
       Options o = rb::test::small_options({n});
+      // Enough calls that the wrong one happens (kPeriod), few enough that 60 runs stay short
+      // under sanitizers: the stop rule's time caps are lifted, its sample count is not.
       o.rule = StopRule{};
       o.rule.max_seconds = o.rule.timeout_seconds = 10;
+      o.rule.max_samples = 3 * static_cast<std::int64_t>(Intermittent::kPeriod);
       o.seed = seed++;
       Session session(o);
       const auto entries = bind_backends(session, {cpu_backend<Intermittent>("mutant/intermittent")});

@@ -28,6 +28,7 @@ CPU_SUMMARY = os.path.join(SCRIPTS, "cpu_summary.py")
 TUNE_TABLE = os.path.join(SCRIPTS, "tune_table.py")
 RULE_CHECK = os.path.join(SCRIPTS, "rule_check.py")
 DTYPE_TABLE = os.path.join(SCRIPTS, "dtype_table.py")
+DTYPE_ACCURACY = os.path.join(SCRIPTS, "dtype_accuracy.py")
 
 
 def run(*args, cwd=None):
@@ -186,13 +187,82 @@ class DtypeTable(Case):
         self.assertLess(out.index("## f32"), out.index("## bf16"))
         self.assertEqual(out.count("| 2^13 | "), 2)
         self.assertNotIn("1000000", out)  # powers of two only
-        self.assertIn("| 2^13 | 5.00 | 4.00 | 1.250 |", out)
+        self.assertIn("| 2^13 | 5.00 | 4.00 (1.25×) | 3.75 (1.33×) |", out)
         self.assertIn("Below 1.3× from 2^13 to 2^18: 2^13 1.25×.", out)
+
+    def test_library_rows_beside_cub_and_failures_named(self):
+        rows = []
+        for b, us in (("cub", 10.0), ("cub/acc16", 9.0), ("cuda/onepass", 8.0), ("cuda/mma", 8.5),
+                      ("torch/sum", 12.0), ("triton/onepass", 11.0), ("ref/read", 7.5), ("cuda/vec4", 1.0),
+                      ("thrust/reduce", 50.0)):
+            rows += fx.rows_for(fx.bench_name(b + "@f16", 1 << 20, "cold"), 1 << 20, [us])
+        rows += fx.rows_for(fx.bench_name("torch/sum_f32@f16", 1 << 20, "cold"), 1 << 20, [1.0], error="exact check failed")
+        code, out, err = run(DTYPE_TABLE, self.file("t.json", fx.sweep(rows)))
+        self.assertEqual(code, 0, err)
+        head = next(l for l in out.splitlines() if l.startswith("| n |"))
+        self.assertEqual(head.split(" | ")[1:8], ["cub µs", "cuda/onepass µs (cub / it)", "cuda/mma µs (cub / it)",
+                                                  "cub/acc16 µs (cub / it)", "torch/sum µs (cub / it)",
+                                                  "torch/sum_f32 µs (cub / it)", "triton/onepass µs (cub / it)"])
+        self.assertNotIn("vec4", out)
+        self.assertNotIn("thrust", out)
+        self.assertIn("| 2^20 | 10.00 | 8.00 (1.25×) | 8.50 (1.18×) | 9.00 (1.11×) |", out)
+        self.assertIn("**no**: torch/sum_f32", out)
 
     def test_no_rows(self):
         code, _, err = run(DTYPE_TABLE, self.file("t.json", fx.sweep(fx.rows_for(fx.bench_name("cpu/x", 8, "hot"), 8, [1.0]))))
         self.assertEqual(code, 2)
         self.assertIn("no cold cub", err)
+
+
+class DtypeAccuracy(Case):
+    """One row per (type, backend), a column per (input file, size): error against bound, no bound,
+    overflow, failure; the accumulator from the row's label."""
+
+    def run_file(self, name, dist, cells):
+        rows = []
+        for backend, n, err, tol, label, error in cells:
+            if error:
+                rows += fx.rows_for(fx.bench_name(backend, n, "cold"), n, [1.0], error=error)
+                continue
+            r = fx.rows_for(fx.bench_name(backend, n, "cold"), n, [1.0], aggregates=False)
+            r[0]["rel_err"] = err
+            r[0].pop("rel_tol", None)
+            if tol is not None:
+                r[0]["rel_tol"] = tol
+            r[0]["label"] = label
+            rows += r
+        rows += fx.rows_for(fx.bench_name("cub@bf16", 1 << 20, "cold"), 1 << 20, [1.0])  # another size: not read
+        return self.file(name, fx.sweep(rows, context=dict(fx.H200_CONTEXT, input="synthetic " + dist + " x")))
+
+    def test_cells(self):
+        big = 1 << 24
+        uniform = self.run_file("u.json", "uniform", [
+            ("cub", big, 3e-8, 6e-6, "f32, chain 497 + tree 64, float result", None),
+            ("cub/acc16@f16", big, 2e-3, None, "f16, chain 497 + tree 64", None),
+            ("torch/sum@bf16", big, 1e-3, 4e-3, "f32, chain 993 + tree 64, bf16 result", None),
+            ("cuda/onepass@bf16", big, 0, 0, "f32, chain 9 + tree 20", "exact check failed: ..."),
+        ])
+        harmonic = self.run_file("h.json", "harmonic", [
+            ("cub/acc16@f16", big, float("inf"), None, "f16, chain 497 + tree 64", None),
+        ])
+        code, out, err = run(DTYPE_ACCURACY, uniform, harmonic, "--sizes", "24")
+        self.assertEqual(code, 0, err)
+        self.assertIn("| type | backend | accumulator | uniform 2^24 | harmonic 2^24 |", out)
+        self.assertIn("| f32 | cub | f32 | 3.0e-08 ≤ 6.0e-06 | – |", out)
+        self.assertIn("| f16 | cub/acc16 | f16 | 2.0e-03 (no bound) | ∞ (overflow) |", out)
+        self.assertIn("| bf16 | torch/sum | f32 → bf16 | 1.0e-03 ≤ 4.0e-03 | – |", out)
+        self.assertIn("| bf16 | cuda/onepass | ? | **failed** | – |", out)
+        self.assertLess(out.index("| f32 |"), out.index("| f16 |"))
+        self.assertNotIn("2^20", out)
+
+    def test_bad_sizes_and_no_rows(self):
+        path = self.run_file("u.json", "uniform", [])
+        code, _, err = run(DTYPE_ACCURACY, path, "--sizes", "x")
+        self.assertEqual(code, 2)
+        self.assertIn("--sizes", err)
+        code, _, err = run(DTYPE_ACCURACY, path, "--sizes", "30")
+        self.assertEqual(code, 2)
+        self.assertIn("no rows at n = 2^30", err)
 
 
 class CcclTable(Case):

@@ -225,3 +225,38 @@ TEST(Session, ExactDataInPlaceThenTheInputAgain) {
     if (from_file) std::filesystem::remove_all(dir);
   }
 }
+
+// The sparse data of a 16-bit accumulator's exact check: zeros but for the set's nonzeros, poison
+// past n, a reference that is their sum, as stored for each type; the input comes back after.
+TEST(Session, SparseExactDataInPlaceThenTheInputAgain) {
+  Options o = rb::test::small_options({1000, 4097});
+  o.offset = 3;
+  Session session(o);
+  session.select_sizes({1000, 4097});
+  const float* x = session.host_data(4097);
+  const std::vector<float> before(x, x + 4097 + kPadFloats);
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
+    for (int set = 0; set < Session::kExactSets; ++set) {
+      session.fill_exact_host(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);
+      const auto s = rb::bench::sparse_set(session.exact_seed(set), n);
+      std::vector<float> want(static_cast<std::size_t>(n), 0.0f);
+      double sum = 0;
+      for (std::size_t k = 0; k < s.index.size(); ++k) {
+        want[static_cast<std::size_t>(s.index[k])] = s.value[k];
+        sum += s.value[k];
+      }
+      EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
+      const rb::bf16* typed = session.host_data_as<rb::bf16>(n);
+      session.fill_exact_host(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);  // host_data_as restored it
+      for (std::size_t k = 0; k < s.index.size(); ++k)
+        ASSERT_EQ(rb::to_float(typed[s.index[k]]), s.value[k]) << n << " " << k;
+      for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
+      EXPECT_EQ(sum, session.exact_reference(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum);
+      EXPECT_LT(session.exact_reference(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum_abs,
+                session.exact_reference(n, set, rb::Dtype::bf16).sum_abs)
+          << "not the dense data's";
+    }
+    EXPECT_EQ(session.host_data(n), x);  // restores
+    EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << n;
+  }
+}

@@ -169,7 +169,7 @@ TEST(GpuRunner, BlockingBackendColdIsNotFasterThanHot) {
 TEST(GpuRunner, DeviceGenerationMatchesHostBitwise) {
   RB_REQUIRE_GPU();
   const std::int64_t n = (1 << 20) + 3;
-  for (const Dist dist : {Dist::harmonic, Dist::uniform, Dist::normal, Dist::integers}) {
+  for (const Dist dist : {Dist::harmonic, Dist::uniform, Dist::positive, Dist::normal, Dist::integers}) {
     float* d = nullptr;
     ASSERT_EQ(cudaMalloc(&d, n * sizeof(float)), cudaSuccess);
     enqueue_generate(nullptr, d, n, dist, 77);
