@@ -15,6 +15,7 @@
 
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include "bench/backends/cub_structure.hpp"
 #include "common/dtype.hpp"
@@ -72,14 +73,18 @@ class TorchSum final : public GpuBackend {
   torch::Tensor result_;
 };
 
+// The 16-bit types: PyTorch's default (a 16-bit result) and dtype=torch.float.
+template <class T>
+std::vector<BackendDef<T>> half_rows() {
+  return {gpu_backend<TorchSum<T>, T>("torch/sum"), gpu_backend<TorchSum<T, true>, T>("torch/sum_f32")};
+}
+
 }  // namespace
 
 RB_REGISTER_BACKEND(gpu_backend<TorchSum<float>>("torch/sum"));
 RB_REGISTER_BACKEND(gpu_backend<TorchSum<double>, double>("torch/sum"));
 RB_REGISTER_BACKEND(gpu_backend<TorchSum<std::int32_t>, std::int32_t>("torch/sum"));
-RB_REGISTER_BACKEND(std::vector<BackendDef<rb::f16>>{gpu_backend<TorchSum<rb::f16>, rb::f16>("torch/sum"),
-                                                     gpu_backend<TorchSum<rb::f16, true>, rb::f16>("torch/sum_f32")});
-RB_REGISTER_BACKEND(std::vector<BackendDef<rb::bf16>>{gpu_backend<TorchSum<rb::bf16>, rb::bf16>("torch/sum"),
-                                                      gpu_backend<TorchSum<rb::bf16, true>, rb::bf16>("torch/sum_f32")});
+RB_REGISTER_BACKEND(half_rows<rb::f16>());
+RB_REGISTER_BACKEND(half_rows<rb::bf16>());
 
 }  // namespace rb::bench::gpu

@@ -12,6 +12,8 @@
 // tests skip it): on a CPU without the ISA it dies with SIGILL.
 #define RB_TARGET_AVX2 __attribute__((target("avx2")))
 #define RB_TARGET_AVX512 __attribute__((target("avx512f")))
+// vdpbf16ps (AVX512_BF16) on 512-bit vectors: AVX512F's registers, AVX512_BF16's instruction.
+#define RB_TARGET_AVX512_BF16 __attribute__((target("avx512f,avx512bf16")))
 
 #include <cpuid.h>
 
@@ -35,6 +37,16 @@ inline bool has_f16c() noexcept {
   __builtin_cpu_init();
   unsigned a = 0, b = 0, c = 0, d = 0;
   return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_F16C) != 0;
+}
+
+// AVX512_BF16 (vdpbf16ps, the avx512_bf16dp kernel): CPUID leaf 7 subleaf 1, EAX bit 5, read
+// directly like F16C (not every compiler's __builtin_cpu_supports knows it); the zmm state is the
+// "avx512f" check's.
+inline bool has_avx512_bf16() noexcept {
+  __builtin_cpu_init();
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  constexpr unsigned kAvx512Bf16 = 1u << 5;
+  return __builtin_cpu_supports("avx512f") && __get_cpuid_count(7, 1, &a, &b, &c, &d) != 0 && (a & kAvx512Bf16) != 0;
 }
 
 }  // namespace rb::cpu

@@ -6,10 +6,13 @@
 // regions (libgomp: spin briefly, then sleep on a futex), so nothing is created per call.
 // The reduction clause adds the thread partials in an unspecified order: the result can differ
 // in the last bits of the double from run to run (the pool in threads.hpp is deterministic).
+// A typed kernel (OpenMP<avx2_bf16>) is cut like the pool cuts it (threads.hpp); an integer
+// kernel's partials are reduced in int64, exact in any order, so its sum is deterministic.
 //
 // Optional: without OpenMP at configure time, openmp_none.cpp is built instead and
 // openmp_unavailable() says why.
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/cpu/parallel.hpp"
 
@@ -22,15 +25,29 @@ int openmp_max_threads() noexcept;
 // The sum of data[0, n) with a team of `threads`, at least min_chunk floats per thread.
 double openmp_reduce(const float* data, std::int64_t n, int threads, std::int64_t min_chunk,
                      ChunkKernel kernel);
+// The same for a typed kernel, its element type erased (parallel.hpp): chunks of `align` elements.
+double openmp_reduce_erased(const void* data, std::int64_t n, int threads, std::int64_t min_chunk,
+                            std::int64_t align, ErasedChunk<double> kernel);
+std::int64_t openmp_reduce_erased(const void* data, std::int64_t n, int threads, std::int64_t min_chunk,
+                                  std::int64_t align, ErasedChunk<std::int64_t> kernel);
 
 template <auto Kernel>
 class OpenMP {
  public:
+  using element_type = KernelInput<Kernel>;
+  using result_type = PartialType<Kernel>;  // double, or int64 for an integer kernel
+  static constexpr std::int64_t chunk_align =
+      std::is_same_v<element_type, float> ? kChunkAlign : kChunkAlignOf<element_type>;
+
   explicit OpenMP(int threads = openmp_max_threads(), std::int64_t min_chunk = kMinChunk)
       : threads_(threads), min_chunk_(min_chunk) {}
 
-  double operator()(const float* data, std::int64_t n) const {
-    return openmp_reduce(data, n, threads_, min_chunk_, &as_chunk_kernel<Kernel>);
+  result_type operator()(const element_type* data, std::int64_t n) const {
+    if constexpr (std::is_same_v<element_type, float>) {
+      return openmp_reduce(data, n, threads_, min_chunk_, &as_chunk_kernel<Kernel>);
+    } else {
+      return openmp_reduce_erased(data, n, threads_, min_chunk_, chunk_align, &as_erased_chunk<Kernel>);
+    }
   }
   int threads() const noexcept { return threads_; }
   int parts(std::int64_t n) const noexcept { return parts_for(n, threads_, min_chunk_); }

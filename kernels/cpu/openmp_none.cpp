@@ -16,4 +16,13 @@ double openmp_reduce(const float*, std::int64_t, int, std::int64_t, ChunkKernel)
   throw std::logic_error(openmp_unavailable());
 }
 
+double openmp_reduce_erased(const void*, std::int64_t, int, std::int64_t, std::int64_t, ErasedChunk<double>) {
+  throw std::logic_error(openmp_unavailable());
+}
+
+std::int64_t openmp_reduce_erased(const void*, std::int64_t, int, std::int64_t, std::int64_t,
+                                  ErasedChunk<std::int64_t>) {
+  throw std::logic_error(openmp_unavailable());
+}
+
 }  // namespace rb::cpu

@@ -7,8 +7,15 @@
 // chunk, widened to double) and hands that function pointer to a non-template reduce function
 // compiled once, in its own file, with its own flags (-fopenmp, TBB). The chunk partials are
 // combined in double, so the parallel layer adds no float rounding of its own.
+//
+// The same runtimes take the typed kernels (typed.hpp, read.hpp: `R kernel(const T*, std::int64_t)`
+// for T double, f16, bf16, int32): Threads<avx2_bf16>. Their chunk partials go through ErasedChunk
+// (the element type erased, so the reduce functions stay compiled once), in double for a floating
+// result and in int64 for an integer one: the i32 partials are added exactly, never in double.
 #include <algorithm>
+#include <concepts>
 #include <cstdint>
+#include <type_traits>
 
 namespace rb::cpu {
 
@@ -19,10 +26,39 @@ double as_chunk_kernel(const float* data, std::int64_t n) noexcept {
   return static_cast<double>(Kernel(data, n));
 }
 
+// What a kernel `R f(const T*, std::int64_t)` reads and returns.
+template <class F>
+struct KernelSignature;
+template <class R, class T>
+struct KernelSignature<R (*)(const T*, std::int64_t) noexcept> {
+  using input = T;
+  using result = R;
+};
+template <class R, class T>
+struct KernelSignature<R (*)(const T*, std::int64_t)> : KernelSignature<R (*)(const T*, std::int64_t) noexcept> {};
+template <auto Kernel>
+using KernelInput = typename KernelSignature<decltype(Kernel)>::input;
+// The partial a runtime keeps per chunk: int64 for an integer kernel (exact), double otherwise.
+template <auto Kernel>
+using PartialType =
+    std::conditional_t<std::integral<typename KernelSignature<decltype(Kernel)>::result>, std::int64_t, double>;
+
+// A typed kernel's partial of data[begin, begin + count), data being its T array seen as void.
+template <class P>
+using ErasedChunk = P (*)(const void* data, std::int64_t begin, std::int64_t count) noexcept;
+
+template <auto Kernel>
+PartialType<Kernel> as_erased_chunk(const void* data, std::int64_t begin, std::int64_t count) noexcept {
+  return static_cast<PartialType<Kernel>>(Kernel(static_cast<const KernelInput<Kernel>*>(data) + begin, count));
+}
+
 // Chunk boundaries fall on multiples of 16 floats from the start (64 bytes: one cache line when
 // the input is aligned), so no two threads share a line and every chunk but the last starts
 // where the full-width vector loop of the kernel lines up.
 inline constexpr std::int64_t kChunkAlign = 16;
+// The same 64 bytes in elements of T (8 doubles, 32 f16 or bf16, 16 int32), for the typed kernels.
+template <class T>
+inline constexpr std::int64_t kChunkAlignOf = 64 / static_cast<std::int64_t>(sizeof(T));
 
 // Below this many floats per thread a split costs more than it saves. Measured on the 2-core
 // KVM guest with Threads<avx2_f32>, back-to-back calls, in-cache data: 2^14 floats take 0.63 us
@@ -42,11 +78,11 @@ constexpr int parts_for(std::int64_t n, int threads, std::int64_t min_chunk) noe
   return static_cast<int>(std::clamp<std::int64_t>(by_size, 1, std::max(threads, 1)));
 }
 
-// Part i of [0, n) cut into `parts` pieces of equal size rounded up to kChunkAlign; the last
+// Part i of [0, n) cut into `parts` pieces of equal size rounded up to `align` elements; the last
 // pieces may be shorter or empty (n = 33 in 4 parts: 16, 16, 1, 0).
-constexpr Range chunk(std::int64_t n, int parts, int i) noexcept {
+constexpr Range chunk(std::int64_t n, int parts, int i, std::int64_t align = kChunkAlign) noexcept {
   const std::int64_t per = (n + parts - 1) / parts;
-  const std::int64_t step = (per + kChunkAlign - 1) / kChunkAlign * kChunkAlign;
+  const std::int64_t step = (per + align - 1) / align * align;
   const std::int64_t begin = std::min(n, step * i);
   return {begin, std::min(n, begin + step)};
 }

@@ -8,10 +8,27 @@
 //                 more than a core's share of DRAM bandwidth needs; run on the thread pool
 //                 (threads.hpp) it measures what the memory system delivers, not the kernel.
 //   Cost:         64 float chains of n/64 elements.
+//
+// The same loop over the other element types (ref/cpu_read@<type>), each element widened exactly
+// before it meets its lane:
+//   read_f64in   64 double lanes
+//   read_f16     64 float lanes; plain C++ widens the f16 bits branch-free, AVX-512F and F16C by
+//                vcvtph2ps (read16.cpp: the loop in intrinsics, the plain loop's lanes and bits)
+//   read_bf16    64 float lanes; bf16 is the high half of a float: a 16-bit shift (read16.cpp too)
+//   read_i32     64 int64 lanes: exact for any n < 2^32
+// Every lane is a chain of at most ceil(n/64) additions (the tail adds one to the first n % 64
+// lanes), then a fixed tree of 6 levels: the same bits for the same n on every call and ISA.
 #include <cstdint>
+
+#include "common/dtype.hpp"
 
 namespace rb::cpu {
 
 float read_f32(const float* data, std::int64_t n) noexcept;
+
+double read_f64in(const double* data, std::int64_t n) noexcept;
+float read_f16(const rb::f16* data, std::int64_t n) noexcept;
+float read_bf16(const rb::bf16* data, std::int64_t n) noexcept;
+std::int64_t read_i32(const std::int32_t* data, std::int64_t n) noexcept;
 
 }  // namespace rb::cpu

@@ -5,7 +5,11 @@
 // Thread t sums chunk t (parallel.hpp) with the serial kernel and writes its partial, as a
 // double, to its own cache line; the partials are then added in thread order, so the result
 // depends on n and the thread count only, never on timing.
+// A typed kernel (Threads<avx2_bf16>, Threads<avx512_i32>) sums the same way over its own element
+// type, chunks cut on 64-byte boundaries (kChunkAlignOf<T>) and at least min_chunk elements each;
+// an integer kernel's partials are int64 and added exactly, and the sum is returned as int64.
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cpu/parallel.hpp"
@@ -15,29 +19,48 @@ namespace rb::cpu {
 
 // One partial per thread, alone on its cache line: neighbours writing theirs at the end of a
 // chunk would otherwise bounce the line between cores (false sharing).
-struct alignas(64) Partial {
-  double value = 0;
+template <class P>
+struct alignas(64) PartialOf {
+  P value = 0;
 };
+using Partial = PartialOf<double>;
 
 // The sum of data[0, n) on `pool`, one chunk per thread (partials.size() >= pool.size()).
 double pool_reduce(ThreadPool& pool, std::vector<Partial>& partials, const float* data,
                    std::int64_t n, std::int64_t min_chunk, ChunkKernel kernel) noexcept;
 
+// The same for a typed kernel, its element type erased (parallel.hpp): chunks of `align` elements.
+double pool_reduce_erased(ThreadPool& pool, std::vector<PartialOf<double>>& partials, const void* data,
+                          std::int64_t n, std::int64_t min_chunk, std::int64_t align,
+                          ErasedChunk<double> kernel) noexcept;
+std::int64_t pool_reduce_erased(ThreadPool& pool, std::vector<PartialOf<std::int64_t>>& partials,
+                                const void* data, std::int64_t n, std::int64_t min_chunk, std::int64_t align,
+                                ErasedChunk<std::int64_t> kernel) noexcept;
+
 template <auto Kernel>
 class Threads {
  public:
+  using element_type = KernelInput<Kernel>;
+  using result_type = PartialType<Kernel>;  // double, or int64 for an integer kernel
+  static constexpr std::int64_t chunk_align =
+      std::is_same_v<element_type, float> ? kChunkAlign : kChunkAlignOf<element_type>;
+
   explicit Threads(int threads = default_thread_count(), std::int64_t min_chunk = kMinChunk)
       : pool_(threads), partials_(static_cast<std::size_t>(pool_.size())), min_chunk_(min_chunk) {}
 
-  double operator()(const float* data, std::int64_t n) noexcept {
-    return pool_reduce(pool_, partials_, data, n, min_chunk_, &as_chunk_kernel<Kernel>);
+  result_type operator()(const element_type* data, std::int64_t n) noexcept {
+    if constexpr (std::is_same_v<element_type, float>) {
+      return pool_reduce(pool_, partials_, data, n, min_chunk_, &as_chunk_kernel<Kernel>);
+    } else {
+      return pool_reduce_erased(pool_, partials_, data, n, min_chunk_, chunk_align, &as_erased_chunk<Kernel>);
+    }
   }
   int threads() const noexcept { return pool_.size(); }
   int parts(std::int64_t n) const noexcept { return parts_for(n, pool_.size(), min_chunk_); }
 
  private:
   ThreadPool pool_;
-  std::vector<Partial> partials_;
+  std::vector<PartialOf<result_type>> partials_;
   std::int64_t min_chunk_;
 };
 

@@ -19,18 +19,16 @@
 #include "kernels/cpu/isa.hpp"
 #include "kernels/cpu/typed.hpp"
 #include "tests/kernels/cpu/sum_checks.hpp"
+#include "tests/kernels/cpu/typed_data.hpp"
 
 namespace {
 
 using rb::test::kMaxOffset;
+using namespace rb::test::typed;
 
 constexpr std::int64_t kEverySizeMax = 4099;  // every tail length of every kernel, many times over
 constexpr std::int64_t kLargeSizes[] = {1'000'003, (std::int64_t{1} << 22) + 1};
 constexpr int kPad = 64;  // nonzero data past every range: an over-read changes the sum
-
-// The i32 kernels return int64 (compared exactly); the others are compared as double.
-template <class T>
-using Out = std::conditional_t<std::is_same_v<T, std::int32_t>, std::int64_t, double>;
 
 // typed.hpp's statement for one kernel: L lanes, chains of at most ceil(n/L) + T additions.
 struct Stated {
@@ -63,10 +61,10 @@ std::string need_avx2_f16c() {
   return rb::cpu::has_f16c() ? "" : "CPU lacks F16C";
 }
 std::string need_avx512() { return rb::test::need_avx512(); }
-
-// The accumulator's unit roundoff: f16 and bf16 are summed in float.
-template <class T>
-constexpr double kUnit = std::is_same_v<T, double> ? 0x1p-53 : 0x1p-24;
+std::string need_avx512_bf16() {
+  if (!rb::cpu::has_avx512f()) return "CPU lacks AVX-512F";
+  return rb::cpu::has_avx512_bf16() ? "" : "CPU lacks AVX512_BF16";
+}
 
 int log2_lanes(int lanes) { return std::countr_zero(static_cast<unsigned>(lanes)); }
 
@@ -78,88 +76,6 @@ double bound(const Stated& s, std::int64_t n, double sum_abs) {
   const double du = d * kUnit<T>;
   EXPECT_LT(du, 0.5) << "no useful bound at n = " << n;
   return du / (1.0 - du) * sum_abs + 4.0 * 0x1p-53 * sum_abs;
-}
-
-// Neumaier's compensated sum of rb::widen(x[i]); fed one element at a time, so that every prefix
-// of a range has its reference without summing it again.
-struct Reference {
-  double s = 0, c = 0, abs = 0;
-  template <class T>
-  void add(T x) {
-    const double v = rb::widen(x);
-    const double t = s + v;
-    c += std::fabs(s) >= std::fabs(v) ? (s - t) + v : (v - t) + s;
-    s = t;
-    abs += std::fabs(v);
-  }
-  double sum() const { return s + c; }
-};
-
-template <class T>
-Reference reference_of(const T* x, std::int64_t n) {
-  Reference r;
-  for (std::int64_t i = 0; i < n; ++i) r.add(x[i]);
-  return r;
-}
-
-template <class T>
-T from_float(float v) {
-  if constexpr (std::is_same_v<T, rb::f16>) {
-    return rb::to_f16(v);
-  } else if constexpr (std::is_same_v<T, rb::bf16>) {
-    return rb::to_bf16(v);
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
-// Signed values of mixed magnitude, sign * m * 2^e, m in [1, 2), e in [-8, 8]: doubles keep all
-// 53 bits of m, f16 and bf16 are random floats rounded to nearest even. Never all ones or zeros.
-template <class T>
-std::vector<T> random_values(std::int64_t n, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<T> x(static_cast<std::size_t>(n));
-  if constexpr (std::is_same_v<T, std::int32_t>) {
-    std::uniform_int_distribution<std::int32_t> any(std::numeric_limits<std::int32_t>::min(),
-                                                    std::numeric_limits<std::int32_t>::max());
-    for (auto& v : x) v = any(rng);
-  } else {
-    std::uniform_real_distribution<double> mant(1.0, 2.0);
-    std::uniform_int_distribution<int> exp(-8, 8);
-    std::bernoulli_distribution neg(0.5);
-    for (auto& v : x) {
-      const double m = (neg(rng) ? -1.0 : 1.0) * std::ldexp(mant(rng), exp(rng));
-      if constexpr (std::is_same_v<T, double>) {
-        v = m;
-      } else {
-        v = from_float<T>(static_cast<float>(m));
-      }
-    }
-  }
-  return x;
-}
-
-// Nonzero integers in [-max_abs, max_abs] (exact in every type for max_abs <= 256), with their
-// exact sum by prefix: while n max_abs < 2^24, a float sum of them is exact in any order.
-template <class T>
-std::vector<T> small_integers(std::int64_t n, int max_abs, std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> mag(1, max_abs);
-  std::bernoulli_distribution neg(0.5);
-  std::vector<T> x(static_cast<std::size_t>(n));
-  for (auto& v : x) v = from_float<T>(static_cast<float>(neg(rng) ? -mag(rng) : mag(rng)));
-  return x;
-}
-
-int exact_max_abs(std::int64_t n) {
-  return static_cast<int>(std::clamp<std::int64_t>((std::int64_t{1} << 24) / std::max<std::int64_t>(n, 1), 1, 100));
-}
-
-template <class T>
-std::int64_t exact_sum(const T* x, std::int64_t n) {
-  std::int64_t s = 0;
-  for (std::int64_t i = 0; i < n; ++i) s += static_cast<std::int64_t>(rb::widen(x[i]));
-  return s;
 }
 
 template <class T>
@@ -223,30 +139,13 @@ void expect_large_sizes(const Kernel<T>& k) {
   }
 }
 
-// NaN (quiet and signalling), +inf and -inf of each type.
-template <class T>
-struct Special;
-template <>
-struct Special<double> {
-  static constexpr double qnan = std::numeric_limits<double>::quiet_NaN();
-  static constexpr double snan = std::numeric_limits<double>::signaling_NaN();
-  static constexpr double inf = std::numeric_limits<double>::infinity(), ninf = -inf;
-};
-template <>
-struct Special<rb::f16> {
-  static constexpr rb::f16 qnan{0x7E00}, snan{0x7C01}, inf{0x7C00}, ninf{0xFC00};
-};
-template <>
-struct Special<rb::bf16> {
-  static constexpr rb::bf16 qnan{0x7FC0}, snan{0x7F81}, inf{0x7F80}, ninf{0xFF80};
-};
-
 template <class T>
 void expect_non_finite(const Kernel<T>& k) {
   using S = Special<T>;
   constexpr double inf = std::numeric_limits<double>::infinity();
-  // Every position of a range that has a main loop, single-vector steps and a tail.
-  constexpr std::int64_t n = 64 * 3 + 16 * 3 + 13;
+  // Every position of a range that has a main loop, single-vector steps and a tail in every
+  // kernel (avx512_bf16dp's step is 256 elements, its vector 32).
+  constexpr std::int64_t n = 256 + 32 * 3 + 13;
   const auto base = random_values<T>(n, 5);
   for (std::int64_t at = 0; at < n; ++at) {
     const auto i = static_cast<std::size_t>(at);
@@ -373,20 +272,6 @@ void expect_i32_every_size(const Kernel<std::int32_t>& k, const std::vector<std:
   }
 }
 
-// Values within `spread` of INT32_MAX (high) or of INT32_MIN (low), or the two extremes mixed.
-std::vector<std::int32_t> near_limits(std::int64_t n, int pattern, std::uint64_t seed) {
-  constexpr std::int32_t hi = std::numeric_limits<std::int32_t>::max(), lo = std::numeric_limits<std::int32_t>::min();
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<std::int32_t> spread(0, 1000);
-  std::bernoulli_distribution coin(0.5);
-  std::vector<std::int32_t> x(static_cast<std::size_t>(n));
-  for (auto& v : x) {
-    const bool high = pattern == 0 || (pattern == 2 && coin(rng));
-    v = high ? hi - spread(rng) : lo + spread(rng);
-  }
-  return x;
-}
-
 // ---- the suites ----
 
 template <class T>
@@ -425,6 +310,8 @@ const Kernel<f16> kAvx512F16{"avx512_f16", call<f16, cpu::avx512_f16>, {64, 3}, 
 const Kernel<bf16> kAccBf16{"accumulate_bf16", call<bf16, cpu::accumulate_bf16>, {1, 0}, can_run};
 const Kernel<bf16> kAvx2Bf16{"avx2_bf16", call<bf16, cpu::avx2_bf16>, {32, 3}, need_avx2};
 const Kernel<bf16> kAvx512Bf16{"avx512_bf16", call<bf16, cpu::avx512_bf16>, {64, 3}, need_avx512};
+// Two elements per lane per instruction: 128 lanes whose chains are ceil(n/128) + 14 (typed.hpp).
+const Kernel<bf16> kAvx512Bf16Dp{"avx512_bf16dp", call<bf16, cpu::avx512_bf16dp>, {128, 14}, need_avx512_bf16};
 // Exact in any order: the lanes do not enter a bound.
 const Kernel<std::int32_t> kAccI32{"accumulate_i32", call<std::int32_t, cpu::accumulate_i32>, {1, 0}, can_run};
 const Kernel<std::int32_t> kAvx2I32{"avx2_i32", call<std::int32_t, cpu::avx2_i32>, {16, 0}, need_avx2};
@@ -432,7 +319,7 @@ const Kernel<std::int32_t> kAvx512I32{"avx512_i32", call<std::int32_t, cpu::avx5
 
 RB_TYPED_FLOAT_SUITES(TypedF64, double, kAccF64, kAvx2F64, kAvx512F64)
 RB_TYPED_FLOAT_SUITES(TypedF16, f16, kAccF16, kAvx2F16, kAvx512F16)
-RB_TYPED_FLOAT_SUITES(TypedBf16, bf16, kAccBf16, kAvx2Bf16, kAvx512Bf16)
+RB_TYPED_FLOAT_SUITES(TypedBf16, bf16, kAccBf16, kAvx2Bf16, kAvx512Bf16, kAvx512Bf16Dp)
 
 class TypedI32 : public TypedTest<std::int32_t> {};
 INSTANTIATE_TEST_SUITE_P(Typed, TypedI32, ::testing::Values(kAccI32, kAvx2I32, kAvx512I32));

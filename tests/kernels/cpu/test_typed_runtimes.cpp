@@ -1,0 +1,588 @@
+// The typed kernels on the parallel runtimes (Threads<K>, OpenMP<K>: threads.hpp, openmp.hpp), the
+// typed read kernels (read.hpp) alone and on the pool, and what avx512_bf16dp's instruction does.
+// Each sum is held to the structure its row states: the kernel's over the longest chunk, then the
+// chunk partials in double; i32 sums are exact (int64 partials), also past 2^53 where a double
+// would round. References are fp64 sums over rb::widen of the values as stored.
+// ctest names say what ran, e.g. TypedRuntimes/RuntimesBf16.LargeOddSizes/threads_avx512_bf16dp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "common/dtype.hpp"
+#include "kernels/cpu/isa.hpp"
+#include "kernels/cpu/openmp.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/read.hpp"
+#include "kernels/cpu/read16.hpp"
+#include "kernels/cpu/threads.hpp"
+#include "kernels/cpu/typed.hpp"
+#include "tests/kernels/cpu/sum_checks.hpp"
+#include "tests/kernels/cpu/typed_data.hpp"
+
+namespace {
+
+using namespace rb::test::typed;
+using rb::bf16;
+using rb::f16;
+using rb::test::kMaxOffset;
+namespace cpu = rb::cpu;
+
+// 3 threads (more than this 2-core machine has, and odd) and chunks of any size: the split
+// happens at every n, with chunks of one aligned block, empty ones and short last ones.
+constexpr int kThreads = 3;
+constexpr std::int64_t kSplitAlways = 1;
+constexpr std::int64_t kEverySizeMax = 2100;  // every tail of every kernel in chunks of up to 704
+constexpr std::int64_t kLargeSizes[] = {1'000'003, (std::int64_t{1} << 22) + 1};
+constexpr int kPad = 64;  // nonzero data past every range: an over-read changes the sum
+
+// The serial kernel's statement (typed.hpp, read.hpp): L lanes, chains of at most ceil(n/L) + T.
+struct Stated {
+  int lanes;
+  int tail;
+};
+
+enum class Order { serial, chunk_order, any_order };
+
+// One built subject: its sum, how it cuts n, and the serial kernel it runs on each chunk.
+template <class T>
+struct Runner {
+  std::function<Out<T>(const T*, std::int64_t)> sum;
+  std::function<int(std::int64_t)> parts;
+  std::int64_t align;
+  Order order;
+  Out<T> (*kernel)(const T*, std::int64_t);
+};
+
+template <class T>
+struct Def {
+  const char* name;
+  Stated stated;
+  std::string (*why_not)();
+  Runner<T> (*make)();  // starts the runtime's threads: only called where why_not() is empty
+};
+
+template <class T>
+void PrintTo(const Def<T>& d, std::ostream* os) {
+  *os << d.name;
+}
+
+template <class T, auto K>
+Out<T> call(const T* data, std::int64_t n) {
+  return static_cast<Out<T>>(K(data, n));
+}
+
+template <class T, auto K>
+Runner<T> serial() {
+  return {call<T, K>, [](std::int64_t) { return 1; }, 1, Order::serial, call<T, K>};
+}
+
+template <class T, class Runtime, auto K>
+Runner<T> runtime(Order order) {
+  static_assert(std::is_same_v<typename Runtime::element_type, T>);
+  static_assert(Runtime::chunk_align * static_cast<std::int64_t>(sizeof(T)) == 64, "chunks on cache lines");
+  auto rt = std::make_shared<Runtime>(kThreads, kSplitAlways);
+  return {[rt](const T* d, std::int64_t n) { return static_cast<Out<T>>((*rt)(d, n)); },
+          [rt](std::int64_t n) { return rt->parts(n); }, Runtime::chunk_align, order, call<T, K>};
+}
+
+template <class T, auto K>
+Runner<T> on_threads() {
+  return runtime<T, cpu::Threads<K>, K>(Order::chunk_order);
+}
+template <class T, auto K>
+Runner<T> on_openmp() {
+  return runtime<T, cpu::OpenMP<K>, K>(Order::any_order);
+}
+
+std::string can_run() { return ""; }
+std::string need_avx2() { return rb::test::need_avx2(); }
+std::string need_avx2_f16c() {
+  if (!cpu::has_avx2()) return "CPU lacks AVX2";
+  return cpu::has_f16c() ? "" : "CPU lacks F16C";
+}
+std::string need_avx512() { return rb::test::need_avx512(); }
+std::string need_avx512_bf16() {
+  if (!cpu::has_avx512f()) return "CPU lacks AVX-512F";
+  return cpu::has_avx512_bf16() ? "" : "CPU lacks AVX512_BF16";
+}
+std::string need_openmp() { return cpu::openmp_unavailable(); }
+std::string need_openmp_avx2() { return need_openmp().empty() ? need_avx2() : need_openmp(); }
+std::string need_openmp_avx2_f16c() { return need_openmp().empty() ? need_avx2_f16c() : need_openmp(); }
+
+double gamma(double d, double u) {
+  const double du = d * u;
+  EXPECT_LT(du, 0.5) << "no useful bound";
+  return du / (1.0 - du);
+}
+
+// The elements of the longest chunk of n: the first, whose length is the aligned step.
+template <class T>
+std::int64_t longest_chunk(const Runner<T>& r, std::int64_t n) {
+  const int parts = r.parts(n);
+  if (parts == 1) return n;
+  const cpu::Range first = cpu::chunk(n, parts, 0, r.align);
+  return first.end - first.begin;
+}
+
+// What the row states, as bench/summation.hpp bounds it: gamma(ceil(c/L) + T + log2 L) sum|x| for
+// the kernel over the longest chunk c, the partials' double additions, the reference's rounding.
+template <class T>
+double bound(const Def<T>& d, const Runner<T>& r, std::int64_t n, double sum_abs) {
+  const std::int64_t c = longest_chunk(r, n);
+  const int levels = std::countr_zero(static_cast<unsigned>(d.stated.lanes));
+  const auto chain = static_cast<double>((c + d.stated.lanes - 1) / d.stated.lanes + d.stated.tail + levels);
+  const int parts = r.parts(n);
+  const double combine = parts > 1 ? 2.0 * gamma(parts, 0x1p-53) : 0.0;
+  return (gamma(chain, kUnit<T>) + combine + 4.0 * 0x1p-53) * sum_abs;
+}
+
+template <class T>
+std::uint64_t bits(Out<T> v) {
+  return std::bit_cast<std::uint64_t>(v);
+}
+
+// ---- floating types ----
+
+template <class T>
+void expect_random_every_size(const Def<T>& d, const Runner<T>& r) {
+  const auto x = random_values<T>(kEverySizeMax + kMaxOffset + kPad, 99);
+  for (int offset = 0; offset <= kMaxOffset; ++offset) {
+    const T* p = x.data() + offset;
+    Reference ref;
+    for (std::int64_t n = 0; n <= kEverySizeMax; ++n) {
+      if (n > 0) ref.add(p[n - 1]);
+      const double got = r.sum(p, n), err = std::fabs(got - ref.sum()), tol = bound(d, r, n, ref.abs);
+      if (!(err <= tol)) {
+        ADD_FAILURE() << "random, n = " << n << ", offset = " << offset << ": got " << got << ", reference "
+                      << ref.sum() << ", error " << err << " > bound " << tol;
+        return;
+      }
+    }
+  }
+}
+
+template <class T>
+void expect_exact_every_size(const Runner<T>& r) {
+  const auto x = small_integers<T>(kEverySizeMax + kMaxOffset + kPad, 100, 7);
+  for (int offset = 0; offset <= kMaxOffset; ++offset) {
+    const T* p = x.data() + offset;
+    std::int64_t want = 0;
+    for (std::int64_t n = 0; n <= kEverySizeMax; ++n) {
+      if (n > 0) want += static_cast<std::int64_t>(rb::widen(p[n - 1]));
+      const Out<T> got = r.sum(p, n);
+      if (got != static_cast<Out<T>>(want)) {
+        ADD_FAILURE() << "integers, n = " << n << ", offset = " << offset << ": expected exactly " << want
+                      << ", got " << got;
+        return;
+      }
+    }
+  }
+}
+
+template <class T>
+void expect_large_sizes(const Def<T>& d, const Runner<T>& r) {
+  constexpr std::int64_t max_n = (std::int64_t{1} << 22) + 1;
+  const auto random = random_values<T>(max_n + kMaxOffset + kPad, 2024);
+  const auto ints = small_integers<T>(max_n + kMaxOffset + kPad, exact_max_abs(max_n + kPad), 2025);
+  for (const std::int64_t n : kLargeSizes) {
+    for (const int offset : {0, 3}) {
+      SCOPED_TRACE(testing::Message() << "n = " << n << ", offset = " << offset);
+      const T* p = random.data() + offset;
+      const auto ref = reference_of(p, n);
+      EXPECT_LE(std::fabs(r.sum(p, n) - ref.sum()), bound(d, r, n, ref.abs)) << "random";
+      const T* q = ints.data() + offset;
+      EXPECT_EQ(r.sum(q, n), static_cast<double>(exact_sum(q, n))) << "integers";
+    }
+  }
+}
+
+// The bound is not vacuous: it rejects the sum of one element too few (magnitudes in [1, 2), far
+// above the bound at these sizes).
+template <class T>
+void expect_dropped_element_caught(const Def<T>& d, const Runner<T>& r) {
+  for (const std::int64_t n : {1, 7, 33, 100, 1000, 5001}) {
+    auto x = random_values<T>(n, 12);
+    for (auto& v : x) {
+      const double m = std::fabs(rb::widen(v));
+      v = from_float<T>(static_cast<float>(std::ldexp(m, -std::ilogb(m))));  // the same m in [1, 2)
+    }
+    const auto ref = reference_of(x.data(), n);
+    EXPECT_GT(std::fabs(r.sum(x.data(), n - 1) - ref.sum()), bound(d, r, n, ref.abs)) << "n = " << n;
+  }
+}
+
+template <class T>
+void expect_non_finite(const Runner<T>& r) {
+  using S = Special<T>;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  // Every position of 3 chunks, each with a main loop, single-vector steps and a tail.
+  constexpr std::int64_t n = 3 * 365 + 17;
+  const auto base = random_values<T>(n, 5);
+  for (std::int64_t at = 0; at < n; ++at) {
+    const auto i = static_cast<std::size_t>(at);
+    SCOPED_TRACE(testing::Message() << "n = " << n << ", non-finite at " << at);
+    auto x = base;
+    x[i] = S::inf;
+    ASSERT_EQ(r.sum(x.data(), n), inf) << "+inf in";
+    x[static_cast<std::size_t>((at + n / 2) % n)] = S::ninf;
+    ASSERT_TRUE(std::isnan(r.sum(x.data(), n))) << "+inf and -inf in";
+    x = base;
+    x[i] = S::ninf;
+    ASSERT_EQ(r.sum(x.data(), n), -inf) << "-inf in";
+    x[i] = S::qnan;
+    ASSERT_TRUE(std::isnan(r.sum(x.data(), n))) << "quiet NaN in";
+    x[i] = S::snan;
+    ASSERT_TRUE(std::isnan(r.sum(x.data(), n))) << "signalling NaN in";
+  }
+}
+
+// The runtime is the serial kernel over chunk_align-aligned chunks, partials in double: the pool
+// adds them in chunk order (the same bits), OpenMP in any (within the double additions' rounding).
+template <class T>
+void expect_chunk_sums(const Runner<T>& r) {
+  const auto x = random_values<T>(kLargeSizes[0], 31);
+  for (const std::int64_t n : {std::int64_t{100}, std::int64_t{4099}, kLargeSizes[0]}) {
+    const int parts = r.parts(n);
+    ASSERT_EQ(parts, r.order == Order::serial ? 1 : kThreads) << "n = " << n;
+    Out<T> ordered = 0;
+    double abs = 0;
+    for (int t = 0; t < parts; ++t) {
+      const cpu::Range c = parts == 1 ? cpu::Range{0, n} : cpu::chunk(n, parts, t, r.align);
+      if (c.begin < n) {
+        ASSERT_EQ(c.begin * static_cast<std::int64_t>(sizeof(T)) % 64, 0) << "chunk " << t;
+      }
+      const Out<T> partial = r.kernel(x.data() + c.begin, c.end - c.begin);
+      ordered += partial;
+      abs += std::fabs(static_cast<double>(partial));
+    }
+    const Out<T> got = r.sum(x.data(), n);
+    if (r.order == Order::any_order) {
+      EXPECT_LE(std::fabs(got - ordered), 2.0 * gamma(parts, 0x1p-53) * abs) << "n = " << n;
+    } else {
+      EXPECT_EQ(bits<T>(got), bits<T>(ordered)) << "n = " << n << ": got " << got << ", chunks " << ordered;
+    }
+  }
+}
+
+// The same bits on every call, and wherever the same values lie in memory: the order of the
+// additions depends on n (and the thread count) alone. OpenMP's reduction promises no order:
+// its calls agree within the double additions of the partials.
+template <class T>
+void expect_repeatable(const Runner<T>& r) {
+  constexpr std::int64_t n = 1'000'003;
+  const auto x = random_values<T>(n, 8);
+  const Out<T> first_sum = r.sum(x.data(), n);
+  if (r.order == Order::any_order) {
+    const double tol = 2.0 * gamma(r.parts(n), 0x1p-53) * reference_of(x.data(), n).abs;
+    for (int call = 0; call < 20; ++call) ASSERT_LE(std::fabs(r.sum(x.data(), n) - first_sum), tol) << "call " << call;
+    return;
+  }
+  const auto first = bits<T>(first_sum);
+  for (int call = 0; call < 20; ++call) ASSERT_EQ(bits<T>(r.sum(x.data(), n)), first) << "call " << call;
+  std::vector<T> moved(n + kMaxOffset);
+  for (int offset = 1; offset <= kMaxOffset; ++offset) {
+    std::copy(x.begin(), x.end(), moved.begin() + offset);
+    EXPECT_EQ(bits<T>(r.sum(moved.data() + offset, n)), first) << "copied to offset " << offset;
+  }
+}
+
+template <class T>
+class TypedRuntimeTest : public ::testing::TestWithParam<Def<T>> {
+ protected:
+  void SetUp() override {
+    RB_SKIP_IF(this->GetParam().why_not());
+    runner_ = std::make_unique<Runner<T>>(this->GetParam().make());
+  }
+  const Def<T>& def() const { return this->GetParam(); }
+  const Runner<T>& runner() const { return *runner_; }
+
+ private:
+  std::unique_ptr<Runner<T>> runner_;
+};
+
+#define RB_TYPED_RUNTIME_SUITE(Suite, T, ...)                                                         \
+  class Suite : public TypedRuntimeTest<T> {};                                                        \
+  INSTANTIATE_TEST_SUITE_P(TypedRuntimes, Suite, ::testing::Values(__VA_ARGS__),                      \
+                           [](const auto& param) { return std::string(param.param.name); });            \
+  TEST_P(Suite, RandomEverySizeAndOffset) { expect_random_every_size(def(), runner()); }              \
+  TEST_P(Suite, ExactEverySizeAndOffset) { expect_exact_every_size(runner()); }                       \
+  TEST_P(Suite, LargeOddSizes) { expect_large_sizes(def(), runner()); }                               \
+  TEST_P(Suite, DroppedElementFailsBound) { expect_dropped_element_caught(def(), runner()); }         \
+  TEST_P(Suite, NonFinite) { expect_non_finite(runner()); }                                           \
+  TEST_P(Suite, IsTheKernelOverAlignedChunks) { expect_chunk_sums(runner()); }                        \
+  TEST_P(Suite, RepeatableAsPromised) { expect_repeatable(runner()); }
+
+// Stated: typed.hpp's and read.hpp's tables (read: 64 lanes of at most ceil(n/64) additions).
+const Def<double> kReadF64{"read_f64in", {64, 0}, can_run, serial<double, cpu::read_f64in>};
+const Def<double> kThreadsReadF64{"threads_read_f64in", {64, 0}, can_run, on_threads<double, cpu::read_f64in>};
+const Def<double> kThreadsAvx2F64{"threads_avx2_f64in", {16, 3}, need_avx2, on_threads<double, cpu::avx2_f64in>};
+const Def<double> kThreadsAvx512F64{"threads_avx512_f64in", {32, 3}, need_avx512,
+                                    on_threads<double, cpu::avx512_f64in>};
+const Def<double> kOpenMPAvx2F64{"openmp_avx2_f64in", {16, 3}, need_openmp_avx2, on_openmp<double, cpu::avx2_f64in>};
+
+const Def<f16> kReadF16{"read_f16", {64, 0}, can_run, serial<f16, cpu::read_f16>};
+const Def<f16> kThreadsReadF16{"threads_read_f16", {64, 0}, can_run, on_threads<f16, cpu::read_f16>};
+const Def<f16> kThreadsAvx2F16{"threads_avx2_f16", {32, 3}, need_avx2_f16c, on_threads<f16, cpu::avx2_f16>};
+const Def<f16> kThreadsAvx512F16{"threads_avx512_f16", {64, 3}, need_avx512, on_threads<f16, cpu::avx512_f16>};
+const Def<f16> kOpenMPAvx2F16{"openmp_avx2_f16", {32, 3}, need_openmp_avx2_f16c, on_openmp<f16, cpu::avx2_f16>};
+
+const Def<bf16> kReadBf16{"read_bf16", {64, 0}, can_run, serial<bf16, cpu::read_bf16>};
+const Def<bf16> kThreadsReadBf16{"threads_read_bf16", {64, 0}, can_run, on_threads<bf16, cpu::read_bf16>};
+const Def<bf16> kThreadsAvx2Bf16{"threads_avx2_bf16", {32, 3}, need_avx2, on_threads<bf16, cpu::avx2_bf16>};
+const Def<bf16> kThreadsAvx512Bf16{"threads_avx512_bf16", {64, 3}, need_avx512, on_threads<bf16, cpu::avx512_bf16>};
+const Def<bf16> kThreadsBf16Dp{"threads_avx512_bf16dp", {128, 14}, need_avx512_bf16,
+                               on_threads<bf16, cpu::avx512_bf16dp>};
+const Def<bf16> kOpenMPAvx2Bf16{"openmp_avx2_bf16", {32, 3}, need_openmp_avx2, on_openmp<bf16, cpu::avx2_bf16>};
+
+RB_TYPED_RUNTIME_SUITE(RuntimesF64, double, kReadF64, kThreadsReadF64, kThreadsAvx2F64, kThreadsAvx512F64,
+                       kOpenMPAvx2F64)
+RB_TYPED_RUNTIME_SUITE(RuntimesF16, f16, kReadF16, kThreadsReadF16, kThreadsAvx2F16, kThreadsAvx512F16,
+                       kOpenMPAvx2F16)
+RB_TYPED_RUNTIME_SUITE(RuntimesBf16, bf16, kReadBf16, kThreadsReadBf16, kThreadsAvx2Bf16, kThreadsAvx512Bf16,
+                       kThreadsBf16Dp, kOpenMPAvx2Bf16)
+
+// ---- i32: int64 throughout, so every sum is exact ----
+
+const Def<std::int32_t> kReadI32{"read_i32", {64, 0}, can_run, serial<std::int32_t, cpu::read_i32>};
+const Def<std::int32_t> kThreadsReadI32{"threads_read_i32", {64, 0}, can_run,
+                                        on_threads<std::int32_t, cpu::read_i32>};
+const Def<std::int32_t> kThreadsAvx2I32{"threads_avx2_i32", {16, 0}, need_avx2,
+                                        on_threads<std::int32_t, cpu::avx2_i32>};
+const Def<std::int32_t> kThreadsAvx512I32{"threads_avx512_i32", {32, 0}, need_avx512,
+                                          on_threads<std::int32_t, cpu::avx512_i32>};
+const Def<std::int32_t> kOpenMPAvx2I32{"openmp_avx2_i32", {16, 0}, need_openmp_avx2,
+                                       on_openmp<std::int32_t, cpu::avx2_i32>};
+
+class RuntimesI32 : public TypedRuntimeTest<std::int32_t> {};
+INSTANTIATE_TEST_SUITE_P(TypedRuntimes, RuntimesI32,
+                         ::testing::Values(kReadI32, kThreadsReadI32, kThreadsAvx2I32, kThreadsAvx512I32,
+                                           kOpenMPAvx2I32),
+                         [](const auto& param) { return std::string(param.param.name); });
+
+TEST_P(RuntimesI32, RandomEverySizeAndOffset) {
+  const auto x = random_values<std::int32_t>(kEverySizeMax + kMaxOffset + kPad, 99);
+  for (int offset = 0; offset <= kMaxOffset; ++offset) {
+    const std::int32_t* p = x.data() + offset;
+    std::int64_t want = 0;
+    for (std::int64_t n = 0; n <= kEverySizeMax; ++n) {
+      if (n > 0) want += p[n - 1];
+      const std::int64_t got = runner().sum(p, n);
+      if (got != want) {
+        ADD_FAILURE() << "n = " << n << ", offset = " << offset << ": expected " << want << ", got " << got;
+        return;
+      }
+    }
+  }
+}
+
+TEST_P(RuntimesI32, LargeOddSizes) {
+  constexpr std::int64_t max_n = (std::int64_t{1} << 22) + 1;
+  const auto x = random_values<std::int32_t>(max_n + kMaxOffset, 2024);
+  for (const std::int64_t n : kLargeSizes) {
+    for (const int offset : {0, 3}) {
+      const std::int32_t* p = x.data() + offset;
+      EXPECT_EQ(runner().sum(p, n), exact_sum(p, n)) << "n = " << n << ", offset = " << offset;
+    }
+  }
+}
+
+TEST_P(RuntimesI32, SumsBeyondDoublePrecisionAreExact) {
+  // About 5e6 values near INT32_MAX (or MIN) sum to about +-1.07e16, past 2^53: made odd, such a
+  // sum has no double, so partials combined in double (or a double result) would be caught.
+  constexpr std::int64_t n = 5'000'003;
+  for (int pattern = 0; pattern < 2; ++pattern) {
+    auto x = near_limits(n, pattern, 40 + static_cast<std::uint64_t>(pattern));
+    if (exact_sum(x.data(), n) % 2 == 0) x[n / 2] -= pattern == 0 ? 1 : -1;
+    const std::int64_t want = exact_sum(x.data(), n);
+    ASSERT_NE(static_cast<std::int64_t>(static_cast<double>(want)), want) << "the data no longer tests this";
+    EXPECT_EQ(runner().sum(x.data(), n), want) << "pattern " << pattern;
+  }
+}
+
+TEST_P(RuntimesI32, IsTheKernelOverAlignedChunks) { expect_chunk_sums(runner()); }
+
+TEST_P(RuntimesI32, DroppedElementCaught) {
+  const auto x = random_values<std::int32_t>(5001, 12);
+  for (const std::int64_t n : {1, 33, 5001}) EXPECT_NE(runner().sum(x.data(), n - 1), exact_sum(x.data(), n));
+}
+
+// ---- the read kernels: the plain 64-lane loop, in every version this CPU runs ----
+
+// read.hpp's loop written out in scalar code: lane j takes the elements i = j mod 64, then lane j
+// adds lane j + w for w = 32, ..., 1.
+template <class Acc, class T>
+Acc plain_read(const T* x, std::int64_t n) {
+  Acc acc[64] = {};
+  for (std::int64_t i = 0; i < n; ++i) acc[i % 64] += static_cast<Acc>(rb::widen(x[i]));
+  for (int w = 32; w > 0; w /= 2) {
+    for (int j = 0; j < w; ++j) acc[j] += acc[j + w];
+  }
+  return acc[0];
+}
+
+template <class T>
+using ReadFn = Out<T> (*)(const T*, std::int64_t);
+template <class T>
+struct ReadVersion {
+  const char* name;
+  ReadFn<T> read;
+  std::string why_not;
+};
+
+template <class T, auto K>
+Out<T> read_call(const T* data, std::int64_t n) {
+  return static_cast<Out<T>>(K(data, n));
+}
+
+template <class T>
+std::vector<ReadVersion<T>> read_versions() {
+  if constexpr (std::is_same_v<T, f16>) {
+    return {{"read_f16", read_call<f16, cpu::read_f16>, ""},
+            {"baseline", read_call<f16, cpu::detail::read_f16_baseline>, ""},
+            {"avx2_f16c", read_call<f16, cpu::detail::read_f16_avx2>, need_avx2_f16c()},
+            {"avx512", read_call<f16, cpu::detail::read_f16_avx512>, need_avx512()}};
+  } else if constexpr (std::is_same_v<T, bf16>) {
+    return {{"read_bf16", read_call<bf16, cpu::read_bf16>, ""},
+            {"baseline", read_call<bf16, cpu::detail::read_bf16_baseline>, ""},
+            {"avx2_f16c", read_call<bf16, cpu::detail::read_bf16_avx2>, need_avx2_f16c()},
+            {"avx512", read_call<bf16, cpu::detail::read_bf16_avx512>, need_avx512()}};
+  } else if constexpr (std::is_same_v<T, double>) {
+    return {{"read_f64in", read_call<double, cpu::read_f64in>, ""}};
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    return {{"read_i32", read_call<std::int32_t, cpu::read_i32>, ""}};
+  } else {
+    return {{"read_f32", read_call<float, cpu::read_f32>, ""}};
+  }
+}
+
+// The same bits as the scalar loop at every n up to 700 and at two large odd sizes, from offsets
+// 0..7: the vector versions keep its lanes, tail and tree exactly.
+template <class T>
+void expect_plain_loop_bits() {
+  using Acc = std::conditional_t<std::is_same_v<T, double>, double,
+                                 std::conditional_t<std::is_same_v<T, std::int32_t>, std::int64_t, float>>;
+  const auto x = random_values<T>(kLargeSizes[0] + kMaxOffset + kPad, 77);
+  for (const auto& v : read_versions<T>()) {
+    if (!v.why_not.empty()) {
+      std::cout << "[ note ] " << v.name << " not run: " << v.why_not << "\n";
+      continue;
+    }
+    SCOPED_TRACE(v.name);
+    for (int offset = 0; offset <= kMaxOffset; ++offset) {
+      for (std::int64_t n = 0; n <= 700; ++n) {
+        const T* p = x.data() + offset;
+        const Out<T> got = v.read(p, n), want = static_cast<Out<T>>(plain_read<Acc>(p, n));
+        ASSERT_EQ(bits<T>(got), bits<T>(want))
+            << "n = " << n << ", offset = " << offset << ": " << got << " vs " << want;
+      }
+    }
+    for (const std::int64_t n : {std::int64_t{100'003}, kLargeSizes[0]}) {
+      const Out<T> got = v.read(x.data() + 3, n), want = static_cast<Out<T>>(plain_read<Acc>(x.data() + 3, n));
+      EXPECT_EQ(bits<T>(got), bits<T>(want)) << "n = " << n;
+    }
+  }
+}
+
+TEST(ReadTyped, F32IsThePlainLoop) { expect_plain_loop_bits<float>(); }
+TEST(ReadTyped, F64IsThePlainLoop) { expect_plain_loop_bits<double>(); }
+TEST(ReadTyped, F16IsThePlainLoopInEveryVersion) { expect_plain_loop_bits<f16>(); }
+TEST(ReadTyped, Bf16IsThePlainLoopInEveryVersion) { expect_plain_loop_bits<bf16>(); }
+TEST(ReadTyped, I32IsThePlainLoop) { expect_plain_loop_bits<std::int32_t>(); }
+
+// Every 16-bit pattern, in a vector lane and in the tail, widened exactly by every version.
+template <class T>
+void expect_every_pattern_widened() {
+  constexpr std::int64_t n = 64 + 63;  // one vector step, then the tail
+  std::vector<T> x(n + kPad);
+  for (const auto& v : read_versions<T>()) {
+    if (!v.why_not.empty()) continue;
+    for (std::uint32_t pattern = 0; pattern <= 0xFFFFu; ++pattern) {
+      const T value{static_cast<std::uint16_t>(pattern)};
+      const auto at = static_cast<std::size_t>(pattern % n);
+      std::fill(x.begin(), x.end(), T{});
+      x[at] = value;
+      const double got = v.read(x.data(), n), want = rb::widen(value);
+      if (std::isnan(want) ? !std::isnan(got) : got != want) {
+        ADD_FAILURE() << v.name << ": bits 0x" << std::hex << pattern << std::dec << " at " << at << ": got " << got
+                      << ", want " << want;
+        break;
+      }
+    }
+  }
+}
+
+TEST(ReadTyped, EveryF16PatternWidenedExactly) { expect_every_pattern_widened<f16>(); }
+TEST(ReadTyped, EveryBf16PatternWidenedExactly) { expect_every_pattern_widened<bf16>(); }
+
+TEST(ReadTyped, DefaultPoolSplitsLargeInputs) {
+  // As the rows run it: the default thread count and minimum chunk.
+  cpu::Threads<cpu::read_bf16> pool;
+  constexpr std::int64_t n = (std::int64_t{1} << 22) + 1;
+  EXPECT_EQ(pool.parts(n), std::min<std::int64_t>(pool.threads(), n / cpu::kMinChunk));
+  const auto x = small_integers<bf16>(n, exact_max_abs(n), 3);
+  EXPECT_EQ(pool(x.data(), n), static_cast<double>(exact_sum(x.data(), n)));
+}
+
+// ---- avx512_bf16dp: the instruction's semantics, as typed.hpp states them ----
+
+class Bf16Dp : public ::testing::Test {
+ protected:
+  void SetUp() override { RB_SKIP_IF(need_avx512_bf16()); }
+  static float sum(const std::vector<bf16>& x) {
+    return cpu::avx512_bf16dp(x.data(), static_cast<std::int64_t>(x.size()));
+  }
+};
+
+bf16 bf(float v) { return rb::to_bf16(v); }
+
+TEST_F(Bf16Dp, EachPairIsTwoRoundedAdditionsOddElementFirst) {
+  // 64 elements: two single-vector steps into the same accumulator, so lane 0 holds x0 + x1, then
+  // takes x33 and x32. With 1.0 there, two halves of its ulp (2^-23) round away one at a time
+  // (ties to even), where one rounding of their exact sum would keep them.
+  std::vector<bf16> x(64, bf16{});
+  x[0] = bf(1.0f);
+  x[32] = bf(0x1p-24f);
+  x[33] = bf(0x1p-24f);
+  EXPECT_EQ(sum(x), 1.0f) << "a pair added with one rounding";
+  // 2^-23 first (exact: 1 + 2^-23), then 2^-24, a tie that rounds up to the even 1 + 2^-22; in the
+  // other order the 2^-24 would vanish first and give 1 + 2^-23.
+  x[33] = bf(0x1p-23f);
+  EXPECT_EQ(sum(x), 1.0f + 0x1p-22f) << "element 2j+1 not added before element 2j";
+}
+
+TEST_F(Bf16Dp, DenormalInputsCountAsZero) {
+  // bf16 below 2^-126 in magnitude (exponent field 0): read as zero, unlike the shift kernels.
+  std::vector<bf16> x = small_integers<bf16>(1000, 100, 9);
+  const float normal = sum(x);
+  for (std::size_t i = 0; i < x.size(); i += 3) x[i] = bf16{static_cast<std::uint16_t>(0x0001u + i % 0x7Fu)};
+  std::vector<bf16> only_normal = x;
+  for (std::size_t i = 0; i < x.size(); i += 3) only_normal[i] = bf16{};
+  EXPECT_NE(sum(x), normal) << "the data no longer changes";
+  EXPECT_EQ(sum(x), sum(only_normal));
+  const std::vector<bf16> tiny(100, bf16{0x0040});  // 2^-127
+  EXPECT_EQ(sum(tiny), 0.0f);
+  EXPECT_GT(cpu::avx512_bf16(tiny.data(), 100), 0.0f) << "the shift kernel keeps denormals";
+}
+
+TEST_F(Bf16Dp, DenormalResultsFlushToZero) {
+  // 2^-120 - (2^-120 - 2^-127) = 2^-127, a denormal float: the instruction returns 0 in that lane.
+  std::vector<bf16> x(2);
+  x[0] = bf(-0x1.FCp-121f);  // -(2^-120 - 2^-127), 8 significant bits
+  x[1] = bf(0x1p-120f);
+  ASSERT_EQ(rb::widen(x[0]) + rb::widen(x[1]), 0x1p-127);
+  EXPECT_EQ(sum(x), 0.0f);
+  EXPECT_EQ(cpu::avx512_bf16(x.data(), 2), 0x1p-127f) << "the shift kernel keeps it";
+}
+
+}  // namespace

@@ -1,0 +1,140 @@
+#pragma once
+// Data and references for the typed kernels (kernels/cpu/typed.hpp, read.hpp) and the runtimes over
+// them, shared by test_typed.cpp and test_typed_runtimes.cpp. Every reference is an fp64 sum over
+// rb::widen of the values as stored.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "common/dtype.hpp"
+
+namespace rb::test::typed {
+
+// The i32 kernels return int64 (compared exactly); the others are compared as double.
+template <class T>
+using Out = std::conditional_t<std::is_same_v<T, std::int32_t>, std::int64_t, double>;
+
+// The accumulator's unit roundoff: f16 and bf16 are summed in float.
+template <class T>
+inline constexpr double kUnit = std::is_same_v<T, double> ? 0x1p-53 : 0x1p-24;
+
+// Neumaier's compensated sum of rb::widen(x[i]); fed one element at a time, so that every prefix
+// of a range has its reference without summing it again.
+struct Reference {
+  double s = 0, c = 0, abs = 0;
+  template <class T>
+  void add(T x) {
+    const double v = rb::widen(x);
+    const double t = s + v;
+    c += std::fabs(s) >= std::fabs(v) ? (s - t) + v : (v - t) + s;
+    s = t;
+    abs += std::fabs(v);
+  }
+  double sum() const { return s + c; }
+};
+
+template <class T>
+Reference reference_of(const T* x, std::int64_t n) {
+  Reference r;
+  for (std::int64_t i = 0; i < n; ++i) r.add(x[i]);
+  return r;
+}
+
+template <class T>
+T from_float(float v) {
+  if constexpr (std::is_same_v<T, rb::f16>) {
+    return rb::to_f16(v);
+  } else if constexpr (std::is_same_v<T, rb::bf16>) {
+    return rb::to_bf16(v);
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
+// Signed values of mixed magnitude, sign * m * 2^e, m in [1, 2), e in [-8, 8]: doubles keep all
+// 53 bits of m, f16 and bf16 are random floats rounded to nearest even; i32 any int32. Never all
+// ones or zeros.
+template <class T>
+std::vector<T> random_values(std::int64_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<T> x(static_cast<std::size_t>(n));
+  if constexpr (std::is_same_v<T, std::int32_t>) {
+    std::uniform_int_distribution<std::int32_t> any(std::numeric_limits<std::int32_t>::min(),
+                                                    std::numeric_limits<std::int32_t>::max());
+    for (auto& v : x) v = any(rng);
+  } else {
+    std::uniform_real_distribution<double> mant(1.0, 2.0);
+    std::uniform_int_distribution<int> exp(-8, 8);
+    std::bernoulli_distribution neg(0.5);
+    for (auto& v : x) {
+      const double m = (neg(rng) ? -1.0 : 1.0) * std::ldexp(mant(rng), exp(rng));
+      if constexpr (std::is_same_v<T, double>) {
+        v = m;
+      } else {
+        v = from_float<T>(static_cast<float>(m));
+      }
+    }
+  }
+  return x;
+}
+
+// Nonzero integers in [-max_abs, max_abs] (exact in every type for max_abs <= 256): while
+// n max_abs < 2^24, a float sum of them is exact in any order.
+template <class T>
+std::vector<T> small_integers(std::int64_t n, int max_abs, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> mag(1, max_abs);
+  std::bernoulli_distribution neg(0.5);
+  std::vector<T> x(static_cast<std::size_t>(n));
+  for (auto& v : x) v = from_float<T>(static_cast<float>(neg(rng) ? -mag(rng) : mag(rng)));
+  return x;
+}
+
+inline int exact_max_abs(std::int64_t n) {
+  return static_cast<int>(std::clamp<std::int64_t>((std::int64_t{1} << 24) / std::max<std::int64_t>(n, 1), 1, 100));
+}
+
+template <class T>
+std::int64_t exact_sum(const T* x, std::int64_t n) {
+  std::int64_t s = 0;
+  for (std::int64_t i = 0; i < n; ++i) s += static_cast<std::int64_t>(rb::widen(x[i]));
+  return s;
+}
+
+// Values within 1000 of INT32_MAX (pattern 0), of INT32_MIN (1), or the two mixed (2).
+inline std::vector<std::int32_t> near_limits(std::int64_t n, int pattern, std::uint64_t seed) {
+  constexpr std::int32_t hi = std::numeric_limits<std::int32_t>::max(), lo = std::numeric_limits<std::int32_t>::min();
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int32_t> spread(0, 1000);
+  std::bernoulli_distribution coin(0.5);
+  std::vector<std::int32_t> x(static_cast<std::size_t>(n));
+  for (auto& v : x) {
+    const bool high = pattern == 0 || (pattern == 2 && coin(rng));
+    v = high ? hi - spread(rng) : lo + spread(rng);
+  }
+  return x;
+}
+
+// NaN (quiet and signalling), +inf and -inf of each floating type.
+template <class T>
+struct Special;
+template <>
+struct Special<double> {
+  static constexpr double qnan = std::numeric_limits<double>::quiet_NaN();
+  static constexpr double snan = std::numeric_limits<double>::signaling_NaN();
+  static constexpr double inf = std::numeric_limits<double>::infinity(), ninf = -inf;
+};
+template <>
+struct Special<rb::f16> {
+  static constexpr rb::f16 qnan{0x7E00}, snan{0x7C01}, inf{0x7C00}, ninf{0xFC00};
+};
+template <>
+struct Special<rb::bf16> {
+  static constexpr rb::bf16 qnan{0x7FC0}, snan{0x7F81}, inf{0x7F80}, ninf{0xFF80};
+};
+
+}  // namespace rb::test::typed
