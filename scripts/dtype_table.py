@@ -3,6 +3,7 @@
 two, from one reduce_bench run with --dtype (the rows named <backend>@<type>; f32's have no suffix).
 
   scripts/dtype_table.py RUN.json [--out dtypes.md]      (default: stdout; RUN may be .json.gz)
+  scripts/dtype_table.py RUN.json --cpu 20,28 [--out cpu.md]
 
 The rows of a type: cub, cub/* (cub/acc16: CUB's own 16-bit accumulator), cuda/onepass, cuda/mma
 (tensor cores), torch/*, triton/*, ref/read, those present. Each table row: n, cub µs, then each
@@ -10,7 +11,10 @@ other row's µs and its ratio cub / row (above 1: faster than cub), onepass GB/s
 type), ref/read GB/s, onepass as % of ref/read, and whether every check passed for every row shown
 (else the failed ones). Below each table: onepass's smallest ratio to cub, its ratios below 1.3
 from 2^13 to 2^18, its smallest % of ref/read from 2^28. Standard library only. Exit status: 0, 2
-bad input."""
+bad input.
+
+--cpu: instead, per type, every CPU row (cpu/*) and ref/cpu_read at the given sizes (log2): GB/s and
+% of ref/cpu_read of the same type, and whether its checks passed."""
 import argparse
 import os
 import sys
@@ -104,14 +108,57 @@ def page(context, benches, command=None):
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def cpu_page(context, benches, sizes, command=None):
+    rows = {}
+    for bench in benches.values():
+        parsed = bench_json.parse_name(bench.name)
+        if not parsed or parsed[1] not in sizes:
+            continue
+        base, dtype = bench_json.split_dtype(parsed[0])
+        if base.startswith("cpu/") or base == "ref/cpu_read":
+            rows.setdefault(dtype, {})[(base, parsed[1])] = bench
+    if not rows:
+        raise bench_json.BadInput("no cpu/* rows at n = " + ", ".join(pow2(n) for n in sizes))
+
+    def gbs(bench):
+        return bench.bytes_per_second()[0] / 1e9 if bench and bench.bytes_per_second() else None
+
+    lines = [command, ""] if command else []
+    lines += [f"{context.get('num_cpus', '?')} CPUs ({context.get('cpu_ceiling', '')}). Hot, median of the "
+              "samples; GB/s counts the bytes of the type; % of ref/cpu_read of the same type and n.", ""]
+    for dtype in TYPES + tuple(sorted(set(rows) - set(TYPES))):
+        if dtype not in rows:
+            continue
+        table = []
+        for base in sorted({b for (b, _) in rows[dtype]}, key=lambda b: (b == "ref/cpu_read", b)):
+            cells, ok = [base], True
+            for n in sizes:
+                r, read = rows[dtype].get((base, n)), gbs(rows[dtype].get(("ref/cpu_read", n)))
+                v = gbs(r)
+                cells += [f"{v:.1f}" if v else "–", f"{100 * v / read:.0f}" if v and read else "–"]
+                ok = ok and not (r and r.errors)
+            table.append(cells + ["yes" if ok else "**no**"])
+        head = ["row"] + [h for n in sizes for h in (f"GB/s at {pow2(n)}", "% of read")] + ["verified"]
+        lines += [f"## {dtype}", ""] + md_table(head, table, align="l" + "r" * (2 * len(sizes)) + "c") + [""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run")
     ap.add_argument("--out")
+    ap.add_argument("--cpu", metavar="LOG2S", help="the CPU rows at these sizes, e.g. 20,28")
     args = ap.parse_args(argv)
     try:
         context, benches = bench_json.load(args.run)
-        text = page(context, benches, bench_json.stamp(__file__, argv))
+        if args.cpu:
+            try:
+                sizes = [1 << int(v) for v in args.cpu.split(",")]
+            except ValueError:
+                raise bench_json.BadInput(f"--cpu: expected log2 sizes like 20,28, got {args.cpu!r}")
+            text = cpu_page(context, benches, sizes, bench_json.stamp(__file__, argv))
+        else:
+            text = page(context, benches, bench_json.stamp(__file__, argv))
     except bench_json.BadInput as e:
         print(f"dtype_table: {e}", file=sys.stderr)
         return 2

@@ -213,6 +213,26 @@ class DtypeTable(Case):
         self.assertEqual(code, 2)
         self.assertIn("no cold cub", err)
 
+    def test_cpu_rows_beside_the_read_of_their_type(self):
+        rows = []
+        for b, us in (("ref/cpu_read@f16", 10.0), ("cpu/avx2/threads@f16", 20.0), ("cpu/avx512_f32", 5.0),
+                      ("ref/cpu_read", 4.0)):
+            for n in (1 << 20, 1 << 28, 1 << 22):
+                rows += fx.rows_for(fx.bench_name(b, n, "hot"), n, [us])
+        rows += fx.rows_for(fx.bench_name("cpu/avx512/threads@f16", 1 << 20, "hot"), 1 << 20, [1.0], error="exact check failed")
+        path = self.file("t.json", fx.sweep(rows))
+        code, out, err = run(DTYPE_TABLE, path, "--cpu", "20,28")
+        self.assertEqual(code, 0, err)
+        self.assertLess(out.index("## f32"), out.index("## f16"))
+        self.assertIn("| cpu/avx2/threads | ", out)
+        self.assertRegex(out, r"\| cpu/avx2/threads \| [0-9.]+ \| 50 \| [0-9.]+ \| 50 \| yes \|")
+        self.assertRegex(out, r"\| cpu/avx512/threads \| .* \*\*no\*\* \|")
+        self.assertNotIn("2^22", out)
+        self.assertEqual(out.splitlines()[-1].split(" | ")[0], "| ref/cpu_read")  # the read last
+        code, _, err = run(DTYPE_TABLE, path, "--cpu", "x")
+        self.assertEqual(code, 2)
+        self.assertIn("--cpu", err)
+
 
 class DtypeAccuracy(Case):
     """One row per (type, backend), a column per (input file, size): error against bound, no bound,
