@@ -1,5 +1,5 @@
 // Every registered backend (RB_REGISTER_BACKEND in bench/backends/), through the real harness, on randomized
-// inputs: sizes 1..10^5, start offsets 0..3 floats, the three distributions, a fixed seed list so
+// inputs of every element type: sizes 1..10^5, start offsets 0..3, the three distributions, a fixed seed list so
 // a failure reproduces. New backends join by registration alone. CPU backends run everywhere, GPU
 // backends where a device is (label gpu). Also non-finite inputs, which must be matched in kind.
 #include <gtest/gtest.h>
@@ -24,25 +24,20 @@ using namespace rb::bench;
 
 enum class Side { cpu, gpu };
 
-// The CPU side binds the CPU rows of every type of the options (--dtype); the GPU side f32's rows.
+// The rows of one side, of every type of the options (--dtype): CPU rows, or the one-GPU and
+// across-GPU rows.
 std::vector<BackendEntry> entries_for(Side side, Session& session) {
-  if (side == Side::cpu) {
-    std::vector<BackendEntry> entries;
-    for (const Dtype d : session.options().dtypes) {
-      with_element_type(d, [&]<class T>() {
-        auto defs = registered_defs<T>();
-        std::erase_if(defs, [](const auto& def) { return !def.on_cpu(); });
-        for (auto& e : bind_backends<T>(session, std::move(defs))) entries.push_back(std::move(e));
-      });
-    }
-    return entries;
+  std::vector<BackendEntry> entries;
+  for (const Dtype d : session.options().dtypes) {
+    with_element_type(d, [&]<class T>() {
+      auto defs = registered_defs<T>();
+      std::erase_if(defs, [side](const auto& def) { return def.on_cpu() != (side == Side::cpu); });
+      std::string why_not;
+      for (auto& e : bind_backends<T>(session, std::move(defs), why_not)) entries.push_back(std::move(e));
+      EXPECT_TRUE(side == Side::cpu || why_not.empty()) << why_not;
+    });
   }
-  std::string why_not;
-  auto defs = registered_defs<float>();
-  std::erase_if(defs, [](const auto& d) { return d.on_cpu(); });  // one GPU and across GPUs
-  auto e = bind_backends(session, std::move(defs), why_not);
-  EXPECT_TRUE(why_not.empty()) << why_not;
-  return e;
+  return entries;
 }
 
 // Runs every available backend of one side over the options, in one mode (correctness does not
@@ -81,7 +76,7 @@ void randomized(Side side) {
         o.dist = dist;
         o.seed = seed;
         o.offset = offset;
-        if (side == Side::cpu) o.dtypes = parse_dtypes("all");
+        o.dtypes = parse_dtypes("all");
         runs += run_all(side, o, failures);
         for (const auto& f : failures)
           ADD_FAILURE() << "seed " << seed << ", " << dist_name(dist) << ", offset " << offset << ": " << f;
@@ -120,6 +115,7 @@ void non_finite(Side side) {
         .write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size() * 4));
     Options o = rb::test::small_options({4097, 8193});
     o.input_path = path.string();
+    o.dtypes = parse_dtypes("all");  // f16, bf16 keep NaN and infinities; i32 stores NaN as 0, +-Inf saturated
     std::vector<std::string> failures;
     run_all(side, o, failures);
     for (const auto& f : failures) ADD_FAILURE() << label << ": " << f;
@@ -138,6 +134,7 @@ void constant_input(Side side) {
       .write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size() * 4));
   Options o = rb::test::small_options({100'003, n});
   o.input_path = path.string();
+  o.dtypes = parse_dtypes("all");
   std::vector<std::string> failures;
   EXPECT_GT(run_all(side, o, failures), 0u);
   for (const auto& f : failures) ADD_FAILURE() << "constant 0.1f: " << f;

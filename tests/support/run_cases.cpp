@@ -94,6 +94,16 @@ std::size_t run_in_process(bench::Session& session, const std::vector<bench::Bac
   return run_with(session, entries, filter, reporter);
 }
 
+std::string drop_unavailable(std::vector<bench::BackendEntry>& entries) {
+  std::string why;
+  std::erase_if(entries, [&](const bench::BackendEntry& e) {
+    if (e.unavailable.empty()) return false;
+    why += e.name + ": " + e.unavailable + "\n";
+    return true;
+  });
+  return why;
+}
+
 std::vector<bench::BackendDef<float>> registered_cpu_defs() {
   auto defs = bench::registered_defs<float>();
   std::erase_if(defs, [](const auto& d) { return !d.on_cpu(); });

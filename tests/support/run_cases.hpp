@@ -25,6 +25,9 @@ std::size_t run_in_process(bench::Session& session, const std::vector<bench::Bac
                            const std::string& filter, std::map<std::string, double>& values,
                            const std::string& counter = {});
 // The registered definitions measured on the CPU, and those measured on one GPU, in sweep order.
+// Removes the entries this build or machine cannot run; returns "name: why" lines for them.
+std::string drop_unavailable(std::vector<bench::BackendEntry>& entries);
+
 std::vector<bench::BackendDef<float>> registered_cpu_defs();
 std::vector<bench::BackendDef<float>> registered_gpu_defs();
 // The definition of that name among `registered`; throws when there is none.

@@ -27,13 +27,9 @@ TEST(TorchTriton, OddAndLargeSizes) {
   std::vector<BackendDef<float>> defs;
   for (const char* name : {"triton/two_pass", "triton/onepass", "torch/sum"})
     defs.push_back(rb::test::by_name(registered, name));
-  std::string why_not, skipped;
+  std::string why_not;
   auto entries = bind_backends(session, defs, why_not);
-  std::erase_if(entries, [&](const BackendEntry& e) {
-    if (e.unavailable.empty()) return false;
-    skipped += e.name + ": " + e.unavailable + "\n";
-    return true;
-  });
+  const std::string skipped = rb::test::drop_unavailable(entries);
   if (entries.empty()) GTEST_SKIP() << skipped;
   if (!skipped.empty()) std::cout << "[ skipped  ] " << skipped;
   rb::test::run_in_process(session, entries);

@@ -45,12 +45,7 @@ TEST(TritonTypedRows, AreVerifiedAtOddAndLargeSizes) {
   o.dtypes = {Dtype::f64, Dtype::f16, Dtype::bf16, Dtype::i32};
   Session session(o);
   auto entries = typed_triton_rows(session);
-  std::string skipped;
-  std::erase_if(entries, [&](const BackendEntry& e) {
-    if (e.unavailable.empty()) return false;
-    skipped += e.name + ": " + e.unavailable + "\n";
-    return true;
-  });
+  const std::string skipped = rb::test::drop_unavailable(entries);
   if (entries.empty()) GTEST_SKIP() << skipped;
   if (!skipped.empty()) std::cout << "[ skipped  ] " << skipped;
   rb::test::run_in_process(session, entries);

@@ -40,6 +40,14 @@ class DeviceArray {
   std::size_t count_ = 0;
 };
 
+// x copied to a new device array.
+template <class T>
+DeviceArray<T> upload(std::span<const T> x) {
+  DeviceArray<T> d(x.size());
+  if (!x.empty()) RB_CUDA_CHECK(cudaMemcpy(d.get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
+  return d;
+}
+
 inline DeviceArray<float> upload(std::span<const float> x) {
   DeviceArray<float> d(x.size());
   if (!x.empty()) RB_CUDA_CHECK(cudaMemcpy(d.get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));

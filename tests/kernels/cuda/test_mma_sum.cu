@@ -25,12 +25,17 @@
 #include "kernels/cuda/residency.cuh"
 #include "tests/kernels/cuda/device.hpp"
 #include "tests/support/gpu.hpp"
+#include "tests/support/typed_reference.hpp"
 
 namespace {
 
 using rb::cuda::MmaGeometry;
 using rb::test::DeviceArray;
+using rb::test::upload;
 using rb::test::nonzero_bytes;
+using rb::test::reference_of;
+using rb::test::stored;
+using Reference = rb::test::TypedReference;
 
 template <class T>
 using Kernel = rb::cuda::MmaSum<T>;
@@ -52,14 +57,6 @@ constexpr double kU64 = 0x1p-53;
   } while (0)
 
 // ---- data -----------------------------------------------------------------------------------
-
-template <class T>
-T stored(float v) {
-  if constexpr (std::is_same_v<T, rb::f16>)
-    return rb::to_f16(v);
-  else
-    return rb::to_bf16(v);
-}
 
 enum class Data { random, positive, integers };
 
@@ -92,73 +89,7 @@ std::vector<T> make_data(std::int64_t n, std::uint64_t seed, Data data) {
   return x;
 }
 
-template <class T>
-DeviceArray<T> upload(std::span<const T> x) {
-  DeviceArray<T> d(x.size());
-  if (!x.empty()) RB_CUDA_CHECK(cudaMemcpy(d.get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
-  return d;
-}
-
 // ---- reference and bound --------------------------------------------------------------------
-
-// A compensated (Neumaier) fp64 sum of rb::widen(x) over the finite values, accurate to about
-// 2 x 2^-53 of sum|x|, and what IEEE arithmetic gives with NaN or infinities present.
-struct Reference {
-  double sum = 0, sum_abs = 0;
-  bool nan = false, pos_inf = false, neg_inf = false;
-
-  double expected() const {
-    if (nan || (pos_inf && neg_inf)) return std::numeric_limits<double>::quiet_NaN();
-    if (pos_inf) return std::numeric_limits<double>::infinity();
-    if (neg_inf) return -std::numeric_limits<double>::infinity();
-    return sum;
-  }
-};
-
-void neumaier_add(double& s, double& err, double w) {
-  const double t = s + w;
-  err += std::fabs(s) >= std::fabs(w) ? (s - t) + w : (w - t) + s;
-  s = t;
-}
-
-template <class T>
-Reference reference_of(std::span<const T> x) {
-  const auto n = static_cast<std::int64_t>(x.size());
-  constexpr std::int64_t kChunk = std::int64_t{1} << 20;
-  const std::int64_t chunks = (n + kChunk - 1) / kChunk;
-  std::vector<Reference> part(static_cast<std::size_t>(chunks));
-  std::vector<double> comp(static_cast<std::size_t>(chunks));
-  rb::parallel_for(chunks, [&](std::int64_t c) {
-    Reference r;
-    double s = 0, err = 0;
-    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
-      const double w = rb::widen(x[static_cast<std::size_t>(i)]);
-      if (std::isnan(w)) {
-        r.nan = true;
-      } else if (std::isinf(w)) {
-        (w > 0 ? r.pos_inf : r.neg_inf) = true;
-      } else {
-        neumaier_add(s, err, w);
-        r.sum_abs += std::fabs(w);
-      }
-    }
-    r.sum = s;
-    part[static_cast<std::size_t>(c)] = r;
-    comp[static_cast<std::size_t>(c)] = err;
-  });
-  Reference total;
-  double s = 0, err = 0;
-  for (std::size_t c = 0; c < part.size(); ++c) {
-    neumaier_add(s, err, part[c].sum);
-    neumaier_add(s, err, comp[c]);
-    total.sum_abs += part[c].sum_abs;
-    total.nan |= part[c].nan;
-    total.pos_inf |= part[c].pos_inf;
-    total.neg_inf |= part[c].neg_inf;
-  }
-  total.sum = s + err;
-  return total;
-}
 
 int tree_depth(std::int64_t k) {
   int d = 0;

@@ -27,6 +27,7 @@
 #include "kernels/cuda/typed.hpp"
 #include "tests/kernels/cuda/device.hpp"
 #include "tests/support/gpu.hpp"
+#include "tests/support/typed_reference.hpp"
 
 namespace {
 
@@ -35,7 +36,10 @@ using rb::cuda::SumType;
 using rb::cuda::TuningEntry;
 using rb::cuda::TypedVariant;
 using rb::test::DeviceArray;
+using rb::test::upload;
 using rb::test::nonzero_bytes;
+using rb::test::reference_of;
+using Reference = rb::test::TypedReference;
 
 template <class T>
 constexpr int kPerVec = static_cast<int>(16 / sizeof(T));
@@ -115,82 +119,7 @@ std::vector<T> small_integers(std::int64_t n, std::uint64_t seed) {
   return x;
 }
 
-template <class T>
-DeviceArray<T> upload(std::span<const T> x) {
-  DeviceArray<T> d(x.size());
-  if (!x.empty()) RB_CUDA_CHECK(cudaMemcpy(d.get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
-  return d;
-}
-
 // ---- reference and bound --------------------------------------------------------------------
-
-// Floats: a compensated (Neumaier) fp64 sum of rb::widen(x) over the finite values, accurate to
-// about 2 x 2^-53 of |sum|, and what IEEE arithmetic must give with NaN or infinities present.
-// int32: the exact sum.
-struct Reference {
-  double sum = 0, sum_abs = 0;
-  long long exact = 0;
-  bool nan = false, pos_inf = false, neg_inf = false;
-
-  double expected() const {
-    if (nan || (pos_inf && neg_inf)) return std::numeric_limits<double>::quiet_NaN();
-    if (pos_inf) return std::numeric_limits<double>::infinity();
-    if (neg_inf) return -std::numeric_limits<double>::infinity();
-    return sum;
-  }
-};
-
-template <class T>
-Reference reference_of(std::span<const T> x) {
-  const auto n = static_cast<std::int64_t>(x.size());
-  constexpr std::int64_t kChunk = std::int64_t{1} << 20;
-  const std::int64_t chunks = (n + kChunk - 1) / kChunk;
-  std::vector<Reference> part(static_cast<std::size_t>(chunks));
-  std::vector<double> comp(static_cast<std::size_t>(chunks));
-  rb::parallel_for(chunks, [&](std::int64_t c) {
-    Reference r;
-    double s = 0, err = 0;
-    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
-      const T v = x[static_cast<std::size_t>(i)];
-      if constexpr (std::is_same_v<T, std::int32_t>) {
-        r.exact += v;
-        r.sum_abs += std::fabs(static_cast<double>(v));
-      } else {
-        const double w = rb::widen(v);
-        if (std::isnan(w))
-          r.nan = true;
-        else if (std::isinf(w))
-          (w > 0 ? r.pos_inf : r.neg_inf) = true;
-        else {
-          const double t = s + w;  // Neumaier's TwoSum-style correction
-          err += std::fabs(s) >= std::fabs(w) ? (s - t) + w : (w - t) + s;
-          s = t;
-          r.sum_abs += std::fabs(w);
-        }
-      }
-    }
-    r.sum = s;
-    part[static_cast<std::size_t>(c)] = r;
-    comp[static_cast<std::size_t>(c)] = err;
-  });
-  Reference total;
-  double s = 0, err = 0;
-  for (std::size_t c = 0; c < part.size(); ++c) {
-    for (const double w : {part[c].sum, comp[c]}) {
-      const double t = s + w;
-      err += std::fabs(s) >= std::fabs(w) ? (s - t) + w : (w - t) + s;
-      s = t;
-    }
-    total.sum_abs += part[c].sum_abs;
-    total.exact += part[c].exact;
-    total.nan |= part[c].nan;
-    total.pos_inf |= part[c].pos_inf;
-    total.neg_inf |= part[c].neg_inf;
-  }
-  total.sum = s + err;
-  if constexpr (std::is_same_v<T, std::int32_t>) total.sum = static_cast<double>(total.exact);
-  return total;
-}
 
 int log2_of(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>(v)); }
 

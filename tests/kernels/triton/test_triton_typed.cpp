@@ -23,11 +23,14 @@
 #include "tests/kernels/cuda/device.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/gpu.hpp"
+#include "tests/support/typed_reference.hpp"
 
 namespace {
 
 using rb::test::Acc;
 using rb::test::DeviceArray;
+using rb::test::upload;
+using rb::test::stored;
 
 #define RB_REQUIRE_TRITON()                                       \
   do {                                                            \
@@ -40,16 +43,6 @@ using rb::test::DeviceArray;
 template <class T>
 using Out = std::conditional_t<std::is_same_v<T, double>, double,
                                std::conditional_t<std::is_same_v<T, std::int32_t>, long long, float>>;
-
-template <class T>
-T stored(float v) {
-  if constexpr (std::is_same_v<T, rb::f16>)
-    return rb::to_f16(v);
-  else if constexpr (std::is_same_v<T, rb::bf16>)
-    return rb::to_bf16(v);
-  else
-    return static_cast<T>(v);
-}
 
 // The kernel tests' bound for a widened sum: float levels, or double additions for f64.
 template <class T>
@@ -86,13 +79,6 @@ std::vector<T> make(Data data, std::int64_t n, std::uint64_t seed) {
     for (int k = 0; k < 32 && n > 0; ++k) x[rng() % x.size()] = stored<T>(small());
   }
   return x;
-}
-
-template <class T>
-DeviceArray<T> upload(std::span<const T> x) {
-  DeviceArray<T> d(x.size());
-  if (!x.empty()) RB_CUDA_CHECK(cudaMemcpy(d.get(), x.data(), x.size_bytes(), cudaMemcpyHostToDevice));
-  return d;
 }
 
 // One compiled kernel, its scratch prepared, its result slot poisoned before every call (all-ones

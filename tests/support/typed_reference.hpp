@@ -1,0 +1,96 @@
+#pragma once
+// What the typed kernel tests share: values stored as a type, and the reference they check against: a compensated (Neumaier) fp64 sum of
+// rb::widen(x) over the finite values, accurate to about 2 x 2^-53 of sum|x|, and what IEEE
+// arithmetic must give with NaN or infinities present; int32: the exact sum.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "common/dtype.hpp"
+#include "common/parallel.hpp"
+
+namespace rb::test {
+
+// v stored as T: rounded to nearest even for f16 and bf16, converted for the others.
+template <class T>
+T stored(float v) {
+  if constexpr (std::is_same_v<T, rb::f16>)
+    return rb::to_f16(v);
+  else if constexpr (std::is_same_v<T, rb::bf16>)
+    return rb::to_bf16(v);
+  else
+    return static_cast<T>(v);
+}
+
+struct TypedReference {
+  double sum = 0, sum_abs = 0;
+  long long exact = 0;  // int32 only
+  bool nan = false, pos_inf = false, neg_inf = false;
+
+  double expected() const {
+    if (nan || (pos_inf && neg_inf)) return std::numeric_limits<double>::quiet_NaN();
+    if (pos_inf) return std::numeric_limits<double>::infinity();
+    if (neg_inf) return -std::numeric_limits<double>::infinity();
+    return sum;
+  }
+};
+
+inline void neumaier_add(double& s, double& err, double w) {
+  const double t = s + w;
+  err += std::fabs(s) >= std::fabs(w) ? (s - t) + w : (w - t) + s;
+  s = t;
+}
+
+// In parallel chunks of 2^20, their sums and corrections combined compensated again.
+template <class T>
+TypedReference reference_of(std::span<const T> x) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  constexpr std::int64_t kChunk = std::int64_t{1} << 20;
+  const std::int64_t chunks = (n + kChunk - 1) / kChunk;
+  std::vector<TypedReference> part(static_cast<std::size_t>(chunks));
+  std::vector<double> comp(static_cast<std::size_t>(chunks));
+  rb::parallel_for(chunks, [&](std::int64_t c) {
+    TypedReference r;
+    double s = 0, err = 0;
+    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
+      const T v = x[static_cast<std::size_t>(i)];
+      if constexpr (std::is_same_v<T, std::int32_t>) {
+        r.exact += v;
+        r.sum_abs += std::fabs(static_cast<double>(v));
+      } else {
+        const double w = rb::widen(v);
+        if (std::isnan(w)) {
+          r.nan = true;
+        } else if (std::isinf(w)) {
+          (w > 0 ? r.pos_inf : r.neg_inf) = true;
+        } else {
+          neumaier_add(s, err, w);
+          r.sum_abs += std::fabs(w);
+        }
+      }
+    }
+    r.sum = s;
+    part[static_cast<std::size_t>(c)] = r;
+    comp[static_cast<std::size_t>(c)] = err;
+  });
+  TypedReference total;
+  double s = 0, err = 0;
+  for (std::size_t c = 0; c < part.size(); ++c) {
+    neumaier_add(s, err, part[c].sum);
+    neumaier_add(s, err, comp[c]);
+    total.sum_abs += part[c].sum_abs;
+    total.exact += part[c].exact;
+    total.nan |= part[c].nan;
+    total.pos_inf |= part[c].pos_inf;
+    total.neg_inf |= part[c].neg_inf;
+  }
+  total.sum = s + err;
+  if constexpr (std::is_same_v<T, std::int32_t>) total.sum = static_cast<double>(total.exact);
+  return total;
+}
+
+}  // namespace rb::test
