@@ -4,7 +4,7 @@
 #include <type_traits>
 
 #include "kernels/cpu/isa.hpp"
-#include "kernels/cpu/read16.hpp"
+#include "kernels/cpu/read_typed.hpp"
 
 namespace rb::cpu {
 namespace {
@@ -62,8 +62,14 @@ using ReadFn = Acc (*)(const T*, std::int64_t) noexcept;
 
 template <class Acc, class T>
 ReadFn<Acc, T> pick() noexcept {
-  // The 16-bit elements' vector versions spell this loop with intrinsics (read16.cpp).
-  if constexpr (std::is_same_v<T, rb::f16>) {
+  // The other types' vector versions spell this loop with intrinsics (read_typed.cpp).
+  if constexpr (std::is_same_v<T, double>) {
+    if (has_avx512f()) return detail::read_f64_avx512;
+    if (has_avx2()) return detail::read_f64_avx2;
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    if (has_avx512f()) return detail::read_i32_avx512;
+    if (has_avx2()) return detail::read_i32_avx2;
+  } else if constexpr (std::is_same_v<T, rb::f16>) {
     if (has_avx512f()) return detail::read_f16_avx512;
     if (has_avx2() && has_f16c()) return detail::read_f16_avx2;
   } else if constexpr (std::is_same_v<T, rb::bf16>) {
@@ -85,6 +91,12 @@ Acc read(const T* data, std::int64_t n) noexcept {
 
 }  // namespace
 
+double detail::read_f64_baseline(const double* data, std::int64_t n) noexcept {
+  return read_baseline<double>(data, n);
+}
+std::int64_t detail::read_i32_baseline(const std::int32_t* data, std::int64_t n) noexcept {
+  return read_baseline<std::int64_t>(data, n);
+}
 float detail::read_f16_baseline(const rb::f16* data, std::int64_t n) noexcept {
   return read_baseline<float>(data, n);
 }

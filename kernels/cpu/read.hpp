@@ -13,9 +13,11 @@
 // before it meets its lane:
 //   read_f64in   64 double lanes
 //   read_f16     64 float lanes; plain C++ widens the f16 bits branch-free, AVX-512F and F16C by
-//                vcvtph2ps (read16.cpp: the loop in intrinsics, the plain loop's lanes and bits)
-//   read_bf16    64 float lanes; bf16 is the high half of a float: a 16-bit shift (read16.cpp too)
+//                vcvtph2ps
+//   read_bf16    64 float lanes; bf16 is the high half of a float: a 16-bit shift
 //   read_i32     64 int64 lanes: exact for any n < 2^32
+// These four spell the loop with AVX-512F and AVX2 intrinsics (read_typed.cpp: the plain loop's
+// lanes and bits whatever the compiler makes of it), the plain loop as the baseline.
 // Every lane is a chain of at most ceil(n/64) additions (the tail adds one to the first n % 64
 // lanes), then a fixed tree of 6 levels: the same bits for the same n on every call and ISA.
 #include <cstdint>

@@ -1,7 +1,8 @@
 #pragma once
-// What the typed kernel tests share: values stored as a type, and the reference they check against: a compensated (Neumaier) fp64 sum of
-// rb::widen(x) over the finite values, accurate to about 2 x 2^-53 of sum|x|, and what IEEE
-// arithmetic must give with NaN or infinities present; int32: the exact sum.
+// What the typed kernel tests share: values stored as a type, and the reference they check
+// against, a compensated (Neumaier) fp64 sum of rb::widen(x) over the finite values, accurate to
+// about 2 x 2^-53 of sum|x|, and what IEEE arithmetic must give with NaN or infinities present;
+// int32: the exact sum.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

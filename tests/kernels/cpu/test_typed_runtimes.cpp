@@ -24,7 +24,7 @@
 #include "kernels/cpu/openmp.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/read.hpp"
-#include "kernels/cpu/read16.hpp"
+#include "kernels/cpu/read_typed.hpp"
 #include "kernels/cpu/threads.hpp"
 #include "kernels/cpu/typed.hpp"
 #include "tests/kernels/cpu/sum_checks.hpp"
@@ -458,9 +458,15 @@ std::vector<ReadVersion<T>> read_versions() {
             {"avx2_f16c", read_call<bf16, cpu::detail::read_bf16_avx2>, need_avx2_f16c()},
             {"avx512", read_call<bf16, cpu::detail::read_bf16_avx512>, need_avx512()}};
   } else if constexpr (std::is_same_v<T, double>) {
-    return {{"read_f64in", read_call<double, cpu::read_f64in>, ""}};
+    return {{"read_f64in", read_call<double, cpu::read_f64in>, ""},
+            {"baseline", read_call<double, cpu::detail::read_f64_baseline>, ""},
+            {"avx2", read_call<double, cpu::detail::read_f64_avx2>, need_avx2()},
+            {"avx512", read_call<double, cpu::detail::read_f64_avx512>, need_avx512()}};
   } else if constexpr (std::is_same_v<T, std::int32_t>) {
-    return {{"read_i32", read_call<std::int32_t, cpu::read_i32>, ""}};
+    return {{"read_i32", read_call<std::int32_t, cpu::read_i32>, ""},
+            {"baseline", read_call<std::int32_t, cpu::detail::read_i32_baseline>, ""},
+            {"avx2", read_call<std::int32_t, cpu::detail::read_i32_avx2>, need_avx2()},
+            {"avx512", read_call<std::int32_t, cpu::detail::read_i32_avx512>, need_avx512()}};
   } else {
     return {{"read_f32", read_call<float, cpu::read_f32>, ""}};
   }
@@ -495,10 +501,10 @@ void expect_plain_loop_bits() {
 }
 
 TEST(ReadTyped, F32IsThePlainLoop) { expect_plain_loop_bits<float>(); }
-TEST(ReadTyped, F64IsThePlainLoop) { expect_plain_loop_bits<double>(); }
+TEST(ReadTyped, F64IsThePlainLoopInEveryVersion) { expect_plain_loop_bits<double>(); }
 TEST(ReadTyped, F16IsThePlainLoopInEveryVersion) { expect_plain_loop_bits<f16>(); }
 TEST(ReadTyped, Bf16IsThePlainLoopInEveryVersion) { expect_plain_loop_bits<bf16>(); }
-TEST(ReadTyped, I32IsThePlainLoop) { expect_plain_loop_bits<std::int32_t>(); }
+TEST(ReadTyped, I32IsThePlainLoopInEveryVersion) { expect_plain_loop_bits<std::int32_t>(); }
 
 // Every 16-bit pattern, in a vector lane and in the tail, widened exactly by every version.
 template <class T>
