@@ -87,39 +87,13 @@ std::uint64_t bits(Out<T> v) {
 
 template <class T>
 void expect_random_every_size(const Kernel<T>& k) {
-  const auto x = random_values<T>(kEverySizeMax + kMaxOffset + kPad, 99);
-  for (int offset = 0; offset <= kMaxOffset; ++offset) {
-    const T* p = x.data() + offset;
-    Reference ref;
-    for (std::int64_t n = 0; n <= kEverySizeMax; ++n) {
-      if (n > 0) ref.add(p[n - 1]);
-      const double got = k.sum(p, n), err = std::fabs(got - ref.sum());
-      const double tol = bound<T>(k.stated, n, ref.abs);
-      if (!(err <= tol)) {
-        ADD_FAILURE() << "random, n = " << n << ", offset = " << offset << ": got " << got << ", reference "
-                      << ref.sum() << ", error " << err << " > bound " << tol;
-        return;
-      }
-    }
-  }
+  rb::test::typed::expect_random_every_size<T>(kEverySizeMax, kMaxOffset, kPad, k.sum,
+                                     [&](std::int64_t n, double abs) { return bound<T>(k.stated, n, abs); });
 }
 
 template <class T>
 void expect_exact_every_size(const Kernel<T>& k) {
-  const auto x = small_integers<T>(kEverySizeMax + kMaxOffset + kPad, 100, 7);
-  for (int offset = 0; offset <= kMaxOffset; ++offset) {
-    const T* p = x.data() + offset;
-    std::int64_t want = 0;
-    for (std::int64_t n = 0; n <= kEverySizeMax; ++n) {
-      if (n > 0) want += static_cast<std::int64_t>(rb::widen(p[n - 1]));
-      const Out<T> got = k.sum(p, n);
-      if (got != static_cast<Out<T>>(want)) {
-        ADD_FAILURE() << "integers, n = " << n << ", offset = " << offset << ": expected exactly " << want
-                      << ", got " << got;
-        return;
-      }
-    }
-  }
+  rb::test::typed::expect_exact_every_size<T>(kEverySizeMax, kMaxOffset, kPad, k.sum);
 }
 
 template <class T>

@@ -10,7 +10,10 @@
 #include <type_traits>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "common/dtype.hpp"
+#include "tests/support/typed_reference.hpp"
 
 namespace rb::test::typed {
 
@@ -44,15 +47,10 @@ Reference reference_of(const T* x, std::int64_t n) {
   return r;
 }
 
+// v stored as T (tests/support/typed_reference.hpp).
 template <class T>
 T from_float(float v) {
-  if constexpr (std::is_same_v<T, rb::f16>) {
-    return rb::to_f16(v);
-  } else if constexpr (std::is_same_v<T, rb::bf16>) {
-    return rb::to_bf16(v);
-  } else {
-    return static_cast<T>(v);
-  }
+  return rb::test::stored<T>(v);
 }
 
 // Signed values of mixed magnitude, sign * m * 2^e, m in [1, 2), e in [-8, 8]: doubles keep all
@@ -136,5 +134,44 @@ template <>
 struct Special<rb::bf16> {
   static constexpr rb::bf16 qnan{0x7FC0}, snan{0x7F81}, inf{0x7F80}, ninf{0xFF80};
 };
+
+// Every n in [0, max_n] at every start in [0, max_offset]: sum(p, n) within bound(n, sum|x|) of
+// the reference over random values, reported at the first miss.
+template <class T, class Sum, class Bound>
+void expect_random_every_size(std::int64_t max_n, int max_offset, int pad, Sum sum, Bound bound) {
+  const auto x = random_values<T>(max_n + max_offset + pad, 99);
+  for (int offset = 0; offset <= max_offset; ++offset) {
+    const T* p = x.data() + offset;
+    Reference ref;
+    for (std::int64_t n = 0; n <= max_n; ++n) {
+      if (n > 0) ref.add(p[n - 1]);
+      const double got = sum(p, n), err = std::fabs(got - ref.sum()), tol = bound(n, ref.abs);
+      if (!(err <= tol)) {
+        ADD_FAILURE() << "random, n = " << n << ", offset = " << offset << ": got " << got << ", reference "
+                      << ref.sum() << ", error " << err << " > bound " << tol;
+        return;
+      }
+    }
+  }
+}
+
+// The same over small integers, whose sums every correct order gets exactly.
+template <class T, class Sum>
+void expect_exact_every_size(std::int64_t max_n, int max_offset, int pad, Sum sum) {
+  const auto x = small_integers<T>(max_n + max_offset + pad, 100, 7);
+  for (int offset = 0; offset <= max_offset; ++offset) {
+    const T* p = x.data() + offset;
+    std::int64_t want = 0;
+    for (std::int64_t n = 0; n <= max_n; ++n) {
+      if (n > 0) want += static_cast<std::int64_t>(rb::widen(p[n - 1]));
+      const Out<T> got = sum(p, n);
+      if (got != static_cast<Out<T>>(want)) {
+        ADD_FAILURE() << "integers, n = " << n << ", offset = " << offset << ": expected exactly " << want
+                      << ", got " << got;
+        return;
+      }
+    }
+  }
+}
 
 }  // namespace rb::test::typed
