@@ -119,24 +119,8 @@ void expect_non_finite(const Kernel<T>& k) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   // Every position of a range that has a main loop, single-vector steps and a tail in every
   // kernel (avx512_bf16dp's step is 256 elements, its vector 32).
-  constexpr std::int64_t n = 256 + 32 * 3 + 13;
-  const auto base = random_values<T>(n, 5);
-  for (std::int64_t at = 0; at < n; ++at) {
-    const auto i = static_cast<std::size_t>(at);
-    SCOPED_TRACE(testing::Message() << "n = " << n << ", non-finite at " << at);
-    auto x = base;
-    x[i] = S::inf;
-    ASSERT_EQ(k.sum(x.data(), n), inf) << "+inf in";
-    x[static_cast<std::size_t>((at + n / 2) % n)] = S::ninf;
-    ASSERT_TRUE(std::isnan(k.sum(x.data(), n))) << "+inf and -inf in";
-    x = base;
-    x[i] = S::ninf;
-    ASSERT_EQ(k.sum(x.data(), n), -inf) << "-inf in";
-    x[i] = S::qnan;
-    ASSERT_TRUE(std::isnan(k.sum(x.data(), n))) << "quiet NaN in";
-    x[i] = S::snan;
-    ASSERT_TRUE(std::isnan(k.sum(x.data(), n))) << "signalling NaN in";
-  }
+  rb::test::typed::expect_non_finite_everywhere<T>(256 + 32 * 3 + 13, k.sum);
+  if (testing::Test::HasFatalFailure()) return;
   const T one_inf[] = {S::inf}, one_nan[] = {S::qnan};
   EXPECT_EQ(k.sum(one_inf, 1), inf) << "n = 1";
   EXPECT_TRUE(std::isnan(k.sum(one_nan, 1))) << "n = 1";

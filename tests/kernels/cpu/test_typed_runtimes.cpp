@@ -201,27 +201,9 @@ void expect_dropped_element_caught(const Def<T>& d, const Runner<T>& r) {
 
 template <class T>
 void expect_non_finite(const Runner<T>& r) {
-  using S = Special<T>;
-  constexpr double inf = std::numeric_limits<double>::infinity();
   // Every position of 3 chunks, each with a main loop, single-vector steps and a tail.
-  constexpr std::int64_t n = 3 * 365 + 17;
-  const auto base = random_values<T>(n, 5);
-  for (std::int64_t at = 0; at < n; ++at) {
-    const auto i = static_cast<std::size_t>(at);
-    SCOPED_TRACE(testing::Message() << "n = " << n << ", non-finite at " << at);
-    auto x = base;
-    x[i] = S::inf;
-    ASSERT_EQ(r.sum(x.data(), n), inf) << "+inf in";
-    x[static_cast<std::size_t>((at + n / 2) % n)] = S::ninf;
-    ASSERT_TRUE(std::isnan(r.sum(x.data(), n))) << "+inf and -inf in";
-    x = base;
-    x[i] = S::ninf;
-    ASSERT_EQ(r.sum(x.data(), n), -inf) << "-inf in";
-    x[i] = S::qnan;
-    ASSERT_TRUE(std::isnan(r.sum(x.data(), n))) << "quiet NaN in";
-    x[i] = S::snan;
-    ASSERT_TRUE(std::isnan(r.sum(x.data(), n))) << "signalling NaN in";
-  }
+  rb::test::typed::expect_non_finite_everywhere<T>(3 * 365 + 17,
+                                                   [&](const T* p, std::int64_t n) { return r.sum(p, n); });
 }
 
 // The runtime is the serial kernel over chunk_align-aligned chunks, partials in double: the pool

@@ -174,4 +174,29 @@ void expect_exact_every_size(std::int64_t max_n, int max_offset, int pad, Sum su
   }
 }
 
+// +-Inf, both, quiet and signalling NaN at every position of n random values: sum(p, n) must give
+// them in kind.
+template <class T, class Sum>
+void expect_non_finite_everywhere(std::int64_t n, Sum sum) {
+  using S = Special<T>;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const auto base = random_values<T>(n, 5);
+  for (std::int64_t at = 0; at < n; ++at) {
+    const auto i = static_cast<std::size_t>(at);
+    SCOPED_TRACE(testing::Message() << "n = " << n << ", non-finite at " << at);
+    auto x = base;
+    x[i] = S::inf;
+    ASSERT_EQ(sum(x.data(), n), inf) << "+inf in";
+    x[static_cast<std::size_t>((at + n / 2) % n)] = S::ninf;
+    ASSERT_TRUE(std::isnan(sum(x.data(), n))) << "+inf and -inf in";
+    x = base;
+    x[i] = S::ninf;
+    ASSERT_EQ(sum(x.data(), n), -inf) << "-inf in";
+    x[i] = S::qnan;
+    ASSERT_TRUE(std::isnan(sum(x.data(), n))) << "quiet NaN in";
+    x[i] = S::snan;
+    ASSERT_TRUE(std::isnan(sum(x.data(), n))) << "signalling NaN in";
+  }
+}
+
 }  // namespace rb::test::typed
