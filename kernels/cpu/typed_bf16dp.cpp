@@ -1,12 +1,12 @@
 // avx512_bf16dp (typed.hpp): bf16 summed by vdpbf16ps against a vector of bf16 ones. One
 // instruction per 32 elements, where avx512_bf16 needs a widen, a shift and an add per 16.
 //
-// What vdpbf16ps does (Intel SDM, VDPBF16PS): lane j of the float accumulator takes the two bf16
-// at 2j and 2j+1 of the source, each times the other operand's bf16 (here 1.0, so the product is
-// the element itself, exactly), as two FMAs in sequence (element 2j+1 first), each rounded to
-// nearest even; MXCSR is ignored, denormal inputs are read as zero and denormal results flushed
-// to zero. So a lane is a float chain of two additions per instruction, and a bf16 below 2^-126
-// in magnitude counts as 0.
+// What vdpbf16ps does (its instruction-set reference; tests/kernels/cpu check it): lane j of the
+// float accumulator takes the two bf16 at 2j and 2j+1 of the source, each times the other
+// operand's bf16 (here 1.0, so the product is the element itself, exactly), as two FMAs in sequence
+// (element 2j+1 first), each rounded to nearest even; MXCSR is ignored, denormal inputs are read
+// as zero and denormal results flushed to zero. So a lane is a float chain of two additions per
+// instruction, and a bf16 below 2^-126 in magnitude counts as 0.
 //
 // 8 accumulators, not the 4 of the other kernels: at 2^14 elements (in L1) they sum 204 GB/s
 // against 163 with 4 on the 2-core EPYC guest, the instruction's latency being the limit there.

@@ -1,16 +1,16 @@
 #pragma once
 // cuda/mma: the sum of f16 or bf16 elements on the tensor cores, as the host sees it (no device
-// code: include it from .cpp files). The idea is Dakkak et al.'s ("Accelerating reduction and scan
-// using tensor core units", ICS'19): D = A x ones + C with A the data, so every column of D holds
-// A's row sums and C accumulates them. Calls as sum.hpp's variants (scratch_bytes, prepare, sum,
-// geometry); the result is a float. `in` may start at any element boundary, n may be 0 or beyond
-// 2^31. Needs code built for sm_80 or newer (mma.sync with f16 and bf16 inputs): unavailable()
-// says why the current device cannot run it, and sum() throws then.
+// code: include it from .cpp files). D = A x ones + C with A the data, so every column of D holds
+// A's row sums and C accumulates them (the idea's source: docs/backends.md). Calls as sum.hpp's
+// variants (scratch_bytes, prepare, sum, geometry); the result is a float. `in` may start at any
+// element boundary, n may be 0 or beyond 2^31. Needs code built for sm_80 or newer (mma.sync with
+// f16 and bf16 inputs): unavailable() says why the current device cannot run it, and sum() throws
+// then.
 //
-// What the tensor core's float accumulation does is undocumented; Fasi, Higham, Mikaitis and
-// Pranesh ("Numerical behavior of NVIDIA tensor cores", PeerJ CS 7:e330, 2021) measured that the
-// products are exact, then aligned to the largest term and truncated (rounded toward zero): not
-// IEEE round to nearest. kRoundingsPerMma states that as float additions for the accuracy bound.
+// What the tensor core's float accumulation does is undocumented; measured (docs/backends.md
+// cites the study): the products are exact, then aligned to the largest term and truncated
+// (rounded toward zero), not IEEE round to nearest. kRoundingsPerMma states that as float
+// additions for the accuracy bound.
 #include <cuda_runtime.h>
 
 #include <cstddef>

@@ -16,9 +16,9 @@ onepass over other element types (reduce_bench --dtype): the signature's {x}, {a
 has the partials' type: each loaded value is converted to it exactly (f16, bf16 -> fp32; i32 ->
 i64; f64 stays fp64), or, when {acc} is the input's own 16-bit type, not converted at all. That
 variant is what `acc = tl.zeros([BLOCK], dtype=tl.bfloat16); acc += tl.load(x_ptr + offs)` gives:
-Triton adds two bf16 (or two fp16) tensors in that type, and tl.sum adds in its input's type (since
-Triton 3.3, triton-lang/triton#5763; before it tl.sum widened bfloat16 to float32 first, fp16
-never), so every addition on an element's path rounds to 8 (bf16) or 11 (fp16) significant bits.
+Triton adds two bf16 (or two fp16) tensors in that type, and tl.sum adds in its input's type (in
+the Triton this runs with; docs/backends.md says since when), so every addition on an element's
+path rounds to 8 (bf16) or 11 (fp16) significant bits.
 """
 import triton
 import triton.language as tl
