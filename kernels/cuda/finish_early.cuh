@@ -20,11 +20,17 @@ struct FinishEarly {
   template <class Shape, class Acc, class T>
   __device__ __forceinline__ static void finish(const SplitOf<T>& x, const EvenShare& share, detail::Slot<Acc>* slots,
                                                 Acc* out, BlockSumStorage<Acc, Shape::threads>& storage) {
+    complete<Shape>(thread_share<Acc, Shape>(x, share), slots, out, storage);
+  }
+
+  // The same from this thread's part of its block's sum, v.
+  template <class Shape, class Acc>
+  __device__ __forceinline__ static void complete(Acc v, detail::Slot<Acc>* slots, Acc* out,
+                                                  BlockSumStorage<Acc, Shape::threads>& storage) {
     constexpr int kBatch = 8;  // held in registers across the block tree: 9 or more spill
     const bool last = blockIdx.x + 1 == gridDim.x;
     const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
     const int others = static_cast<int>(gridDim.x) - 1;  // a grid of one reads no slot
-    const Acc v = thread_share<Acc, Shape>(x, share);
     detail::SlotBatch<Acc, kBatch> seen{};
     if (last && threadIdx.x < kWarpSize) seen = detail::peek_slots<Acc, kBatch, kWarpSize>(slots, lane, others);
     const Acc block_total = block_sum<Shape::threads>(v, storage);

@@ -141,13 +141,8 @@ constexpr auto single_block_kernel_for() {
 
 }  // namespace detail
 
-// Elements of T in one row and one tile of Shape (threads x 4 and Shape::tile_floats for float),
-// and a float threshold of n carried over to T by bytes: the least n whose n x sizeof(T) bytes
-// reach 4 x float_n.
-template <class Shape, class T>
-inline constexpr std::int64_t kRowOf = std::int64_t{Shape::threads} * static_cast<std::int64_t>(16 / sizeof(T));
-template <class Shape, class T>
-inline constexpr std::int64_t kTileOf = kRowOf<Shape, T> * Shape::unroll;
+// A float threshold of n carried over to T by bytes: the least n whose n x sizeof(T) bytes reach
+// 4 x float_n.
 template <class T>
 constexpr std::int64_t elements_for_floats(std::int64_t float_n) {
   return ceil_div(float_n * 4, static_cast<std::int64_t>(sizeof(T)));

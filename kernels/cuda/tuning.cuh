@@ -24,6 +24,12 @@ struct LaunchShape {
   static constexpr std::int64_t tile_floats = std::int64_t{Threads} * Unroll * 4;  // one block step
 };
 
+// Elements of T in one row and one tile of Shape (threads x 4 and Shape::tile_floats for float).
+template <class Shape, class T>
+inline constexpr std::int64_t kRowOf = std::int64_t{Shape::threads} * static_cast<std::int64_t>(16 / sizeof(T));
+template <class Shape, class T>
+inline constexpr std::int64_t kTileOf = kRowOf<Shape, T> * Shape::unroll;
+
 // cuda/shfl: the textbook launch, 256 threads and at most 1024 blocks. A baseline: not tuned.
 inline constexpr int kShflThreads = 256;
 inline constexpr int kShflMaxBlocks = 1024;
