@@ -5,8 +5,7 @@
 //   ..._ticket, ..._fenced   the ticket completions (the same file);
 //   ..._block, ..._early     the shipped completions, FinishBlock and FinishEarly, on any shape;
 //   tune/onepass_f64/*       the same kernels in double;
-//   tune/single/t<threads>_u<loads>   the lean one-block kernel (skipped above one tile);
-//   tune/cluster[_f64]/t<threads>_u<loads>   one thread-block cluster (kernels/cuda/cluster_sum.cuh).
+//   tune/single/t<threads>_u<loads>   the lean one-block kernel (skipped above one tile).
 // Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh with its figures. (vec4 against vec4_ilp4, for
@@ -21,9 +20,7 @@
 #include "bench/backends/cuda_kernel.hpp"
 #include "bench/backends/cub_structure.hpp"
 #include "bench/session.hpp"
-#include "kernels/cuda/cluster_sum.cuh"
 #include "kernels/cuda/experimental/completions.cuh"
-#include "kernels/cuda/experimental/lean_grid.cuh"
 #include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
 
@@ -66,24 +63,6 @@ BackendDef<float> single_block() {
   return def;
 }
 
-// tune/cluster[_f64]/t.._u..: one cluster of up to 16 blocks of this shape.
-template <class Acc, int Threads, int Unroll>
-BackendDef<float> cluster() {
-  using Kernel = rb::cuda::ClusterSum<Acc, rb::cuda::LaunchShape<Threads, Unroll, 1>>;
-  return cuda_kernel((std::is_same_v<Acc, double> ? "tune/cluster_f64/t" : "tune/cluster/t") + std::to_string(Threads) +
-                         "_u" + std::to_string(Unroll),
-                     Kernel::variant());
-}
-
-// tune/lean[_f64]/t.._u.._b..: a grid of one tile per block, the lean body (experimental/lean_grid.cuh).
-template <class Acc, int Threads, int Unroll, int BlocksPerSm>
-BackendDef<float> lean() {
-  using Kernel = rb::cuda::experimental::LeanGrid<Acc, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>>;
-  return cuda_kernel((std::is_same_v<Acc, double> ? "tune/lean_f64/t" : "tune/lean/t") + std::to_string(Threads) +
-                         "_u" + std::to_string(Unroll) + "_b" + std::to_string(BlocksPerSm),
-                     Kernel::variant());
-}
-
 using rb::cuda::FinishBlock;
 using rb::cuda::FinishEarly;
 
@@ -120,13 +99,6 @@ std::vector<BackendDef<float>> tuning_grid() {
       shipped<double, 256, 8, 4, FinishBlock>(),
       shipped<float, 512, 4, 2, FinishBlock>(),
       shipped<double, 512, 4, 2, FinishBlock>(),
-      // one cluster, no slots: completion through distributed shared memory
-      cluster<float, 128, 4>(), cluster<float, 256, 4>(), cluster<float, 256, 8>(), cluster<float, 512, 4>(),
-      cluster<float, 512, 8>(), cluster<float, 1024, 4>(),
-      cluster<double, 256, 4>(), cluster<double, 512, 4>(), cluster<double, 512, 8>(),
-      // one tile per block, no loop, 32-bit indices
-      lean<float, 256, 4, 4>(), lean<float, 128, 4, 8>(), lean<float, 256, 2, 8>(), lean<float, 512, 4, 2>(),
-      lean<float, 256, 8, 4>(), lean<double, 256, 4, 4>(), lean<double, 256, 8, 4>(),
   };
 }
 

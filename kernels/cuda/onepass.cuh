@@ -75,6 +75,24 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void typed_on
   Finish::template finish<Shape>(x, share, slots, out, storage);
 }
 
+// This thread's loads of one tile, body[first + threadIdx.x + k x threads] for k < unroll (rows
+// at or past body_n read as zeros), all issued before any is added, then added pairwise.
+// 32-bit indices: a tile grid stays far below 2^31 vectors.
+template <class T, class Acc, class Shape>
+__device__ __forceinline__ Acc tile_thread_sum(const typename Vector16<T>::type* __restrict__ body, int first,
+                                               int body_n) {
+  using Vec = typename Vector16<T>::type;
+  constexpr int kThreads = Shape::threads, kLoads = Shape::unroll;
+  const int t = first + static_cast<int>(threadIdx.x);
+  Vec v[kLoads];
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : Element<T>::zero();
+  Acc acc[kLoads];
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) acc[k] = Element<T>::template vector_sum<Acc>(v[k]);
+  return pairwise_sum(acc);
+}
+
 // One block for n <= one tile: the tiny paths' kernel body, lean on purpose.
 // 32-bit indices, three kernel parameters, no loop and no grid logic: every thread issues all of
 // its Shape::unroll loads at once, predicated, then the block tree. One block of onepass_kernel
@@ -83,7 +101,7 @@ template <class T, class Acc, class Shape>
 __device__ __forceinline__ void single_block_sum(const T* x, int n, Acc* out,
                                                  BlockSumStorage<Acc, Shape::threads>& storage) {
   using Vec = typename Vector16<T>::type;
-  constexpr int kThreads = Shape::threads, kLoads = Shape::unroll;
+  constexpr int kThreads = Shape::threads;
   constexpr int kPerVec = SplitOf<T>::kPerVec, kSize = static_cast<int>(sizeof(T));
   constexpr int kVecShift = kPerVec == 8 ? 3 : kPerVec == 4 ? 2 : 1;  // log2(kPerVec)
   static_assert(1 << kVecShift == kPerVec);
@@ -92,21 +110,25 @@ __device__ __forceinline__ void single_block_sum(const T* x, int n, Acc* out,
   const int body_n = (n - head) >> kVecShift;
   const auto* body = reinterpret_cast<const Vec*>(x + head);
   const int t = static_cast<int>(threadIdx.x);
-  Vec v[kLoads];
-#pragma unroll
-  for (int k = 0; k < kLoads; ++k) {
-    v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : Element<T>::zero();
-  }
+  const Acc mine = tile_thread_sum<T, Acc, Shape>(body, 0, body_n);
   // The scalar edges, at most one element per thread (as Split::edge): threads [0, head) take the
   // head, threads [head, head + tail) the elements after the body.
   const int tail = n - head - kPerVec * body_n;
   const T e = t < head ? x[t] : t - head < tail ? x[head + kPerVec * body_n + (t - head)] : T{};
-  const Acc edge = Element<T>::template widen<Acc>(e);
-  Acc acc[kLoads];
-#pragma unroll
-  for (int k = 0; k < kLoads; ++k) acc[k] = Element<T>::template vector_sum<Acc>(v[k]);
-  const Acc total = block_sum<kThreads>(pairwise_sum(acc) + edge, storage);
+  const Acc total = block_sum<kThreads>(mine + Element<T>::template widen<Acc>(e), storage);
   if (t == 0) *out = total;
+}
+
+// A grid of one tile per block (OneTileGrid): block b sums the body's tile b (Shape::unroll rows)
+// with the single block's body, block 0 the edges too, then FinishEarly.
+template <class T, class Acc, class Shape>
+__global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void one_tile_kernel(
+    SplitOf<T> x, Slot<Acc>* slots, Acc* out) {
+  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
+  const int first = static_cast<int>(blockIdx.x) * Shape::threads * Shape::unroll;
+  Acc mine = tile_thread_sum<T, Acc, Shape>(x.body, first, static_cast<int>(x.body_n));
+  if (blockIdx.x == 0) mine += Element<T>::template widen<Acc>(x.edge(static_cast<int>(threadIdx.x)));
+  FinishEarly::complete<Shape>(mine, slots, out, storage);
 }
 
 template <class Acc, class Shape>
@@ -213,11 +235,39 @@ struct Onepass {
   static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
+// Onepass<Acc, Shape, FinishEarly, T>'s grid, each block summing exactly one tile with the single
+// block's body (one_tile_kernel): no loop, 32-bit indices, every load of a thread issued at once.
+// Needs grid(n) <= max_grid (one tile per resident block); beyond, as on a device with few SMs,
+// the looping grid. The same grid, scratch and completion either way.
+template <class Acc, class Shape, class T = float>
+struct OneTileGrid : Onepass<Acc, Shape, FinishEarly, T> {
+  using Loop = Onepass<Acc, Shape, FinishEarly, T>;
+  static constexpr auto kKernel = &detail::one_tile_kernel<detail::DeviceElementOf<T>, Acc, Shape>;
+
+  static int max_grid() {
+    return std::min(Loop::max_grid(),
+                    sm_count() * std::min(Shape::blocks_per_sm, resident_blocks_per_sm<kKernel, Shape::threads>()));
+  }
+  static std::size_t scratch_bytes(std::int64_t n) {
+    (void)max_grid();  // the occupancy query, outside any timed region
+    return Loop::scratch_bytes(n);
+  }
+  static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
+    const int blocks = Loop::grid(n);
+    if (ceil_div(n, Loop::kTile) > max_grid()) return Loop::sum(in, n, scratch, out, stream);
+    const auto x = split_aligned(detail::device_elements(in), n);
+    kKernel<<<blocks, Shape::threads, 0, stream>>>(x, static_cast<typename Loop::Word*>(scratch), out);
+    RB_CUDA_CHECK_LAUNCH();
+  }
+  static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &Loop::prepare, &sum, &Loop::geometry}; }
+};
+
 // One tuning entry's onepass (tuning.cuh: OnepassSm90Tuning, OnepassGenericTuning), a path per
 // range of n (tuning.cuh has the figures behind sm_90's):
 //   n <= TinyShape's tile              one lean block (SingleBlock)
 //   n <= SmallShape's tile             one lean block of the Small shape
-//   n <  Tuning::large_min_n           a grid of MidShape blocks, FinishEarly
+//   n <  Tuning::large_min_n           a grid of MidShape blocks, FinishEarly (one tile per block
+//                                      where Tuning::one_tile_mid: OneTileGrid)
 //   n <  Tuning::block_collect_min_n   a grid of LargeShape blocks, FinishEarly
 //   otherwise                          the same grid, FinishBlock
 // (tiles and thresholds in elements of T, the same bytes as for floats: large_min_n,
@@ -227,7 +277,8 @@ template <class Acc, class Tuning, class T = float>
 struct OnepassTuned {
   using Tiny = SingleBlock<Acc, typename Tuning::TinyShape, T>;
   using Small = SingleBlock<Acc, typename Tuning::SmallShape, T>;
-  using Mid = Onepass<Acc, typename Tuning::MidShape, FinishEarly, T>;
+  using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T>,
+                                 Onepass<Acc, typename Tuning::MidShape, FinishEarly, T>>;
   using Large = Onepass<Acc, typename Tuning::LargeShape, FinishEarly, T>;
   using Huge = Onepass<Acc, typename Tuning::LargeShape, FinishBlock, T>;
   static constexpr std::int64_t large_min_n = elements_for_floats<T>(Tuning::large_min_n);

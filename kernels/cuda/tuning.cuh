@@ -61,6 +61,11 @@ using OnepassSmallShape = LaunchShape<512, 8, 1>;
 // 2^19 stays on Mid: Large wins it by 0.1 in float but loses 0.5 in double
 // (results/h200/tuning.md#spillfree). Large is the 17-shape grid's fastest from 2^20 to 2^28
 // (tied at 2^28) and 0.2% behind t1024_u8_b1 at 2^30 (results/h200/tuning.md#shapes-grid).
+// Mid blocks sum one tile each with the lean body (OneTileGrid), not the looping chunk
+// (results/h200/tuning.md#round-17, medians of 3):
+//   n                   2^15  2^16  2^17  2^18  2^19
+//   looping chunk       4.70  4.90  4.90  5.09  5.54
+//   one tile per block  4.54  4.67  4.67  4.96  5.38
 using OnepassMidShape = LaunchShape<256, 4, 4>;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
 inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;
@@ -78,7 +83,8 @@ using ReadShape = OnepassLargeShape;
 
 // cuda/onepass's tables, one per TuningEntry (onepass.cuh: OnepassTuned runs one). Paths by n:
 //   n <= TinyShape's tile: one lean block; n <= SmallShape's tile: one lean block of that shape;
-//   n < large_min_n: a MidShape grid, FinishEarly; n < block_collect_min_n: a LargeShape grid,
+//   n < large_min_n: a MidShape grid, FinishEarly (one tile per block where one_tile_mid);
+//   n < block_collect_min_n: a LargeShape grid,
 //   FinishEarly; otherwise the LargeShape grid, FinishBlock.
 // The selector: OnepassBySize (the shipped variant) resolves TuningEntry::automatic per launch to
 // tuning_entry_for(compute capability of the current device), queried once per device and cached;
@@ -91,6 +97,7 @@ struct OnepassSm90Tuning {
   using SmallShape = OnepassSmallShape;
   using MidShape = OnepassMidShape;
   using LargeShape = OnepassLargeShape;
+  static constexpr bool one_tile_mid = true;
   static constexpr std::int64_t large_min_n = kOnepassLargeMinN;
   static constexpr std::int64_t block_collect_min_n = kOnepassBlockCollectMinN;
 };
@@ -119,6 +126,7 @@ struct OnepassGenericTuning {
   using SmallShape = TinyShape;
   using MidShape = LaunchShape<256, 4, 4>;
   using LargeShape = MidShape;
+  static constexpr bool one_tile_mid = false;  // measured on sm_90 only
   static constexpr std::int64_t block_collect_min_n = 256 * MidShape::tile_floats + 1;
   static constexpr std::int64_t large_min_n = block_collect_min_n;
 };

@@ -1,8 +1,8 @@
 // cuda/onepass beyond the shared contract (test_sum_variants.cpp): bitwise determinism, the
 // slots emptying themselves between launches of different n (and after a NaN partial), every
-// size path at its edges, both shipped completions on their own, and other launch shapes (the
-// tune/onepass/*_block and *_early rows instantiate the same templates). The experiments' kernels
-// have test_experimental.cu.
+// size path at its edges, the grid of one tile per block, both shipped completions on their own,
+// and other launch shapes (the tune/onepass/*_block and *_early rows instantiate the same
+// templates). The experiments' kernels have test_experimental.cu.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -188,6 +188,39 @@ TEST(Onepass, SingleBlockKernel) {
   expect_single_block_sums_correctly<128, 8>();
   expect_single_block_sums_correctly<256, 4>();
   expect_single_block_sums_correctly<64, 16>();
+}
+
+// The grid of one tile per block (sm_90's Mid path), in float and double: at every alignment,
+// sizes on either side of a tile and of the last tile a full grid of resident blocks covers,
+// and beyond it (the looping grid then); one scratch buffer, left zeroed by every launch.
+template <class Acc>
+void expect_one_tile_grid_sums_and_cleans_up() {
+  using Grid = rb::cuda::OneTileGrid<Acc, rb::cuda::OnepassMidShape>;
+  const auto v = Grid::variant();
+  const std::int64_t tile = Grid::kTile;
+  const std::int64_t most = std::int64_t{Grid::max_grid()} * tile;  // one tile per resident block
+  const auto x = rb::test::random_signed(most + 3 * tile + 8, 14);
+  const auto d = rb::test::upload(x);
+  const std::size_t bytes = v.scratch_bytes(most + 3 * tile);
+  DeviceArray<unsigned char> scratch(bytes);
+  DeviceArray<Acc> out(1);
+  v.prepare(scratch.get(), bytes, nullptr);
+  const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
+  for (const int offset : {0, 1, 3}) {
+    for (const std::int64_t n : {tile + 1, 2 * tile - 1, 2 * tile, 7 * tile + 4 * 256 + 3, most - 1, most,
+                                 most + 1, most + 3 * tile}) {
+      SCOPED_TRACE(testing::Message() << "offset " << offset << ", n " << n << ", grid " << v.geometry(n).grid);
+      RB_EXPECT_SUM(rb::test::sum_into(v, d.get() + offset, n, scratch.get(), out.get()),
+                    std::span(x).subspan(offset, n), acc);
+      EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "slots not put back to zero";
+    }
+  }
+}
+
+TEST(Onepass, OneTileGrid) {
+  RB_REQUIRE_GPU();
+  expect_one_tile_grid_sums_and_cleans_up<float>();
+  expect_one_tile_grid_sums_and_cleans_up<double>();
 }
 
 // Both shipped completions on the Mid shape, whichever n would pick them: a full grid (several
