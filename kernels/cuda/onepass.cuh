@@ -110,11 +110,12 @@ __device__ __forceinline__ void single_block_sum(const T* x, int n, Acc* out,
   const int body_n = (n - head) >> kVecShift;
   const auto* body = reinterpret_cast<const Vec*>(x + head);
   const int t = static_cast<int>(threadIdx.x);
-  const Acc mine = tile_thread_sum<T, Acc, Shape>(body, 0, body_n);
   // The scalar edges, at most one element per thread (as Split::edge): threads [0, head) take the
-  // head, threads [head, head + tail) the elements after the body.
+  // head, threads [head, head + tail) the elements after the body. Loaded before the tile, whose
+  // additions would otherwise wait for its loads ahead of these (a second round trip).
   const int tail = n - head - kPerVec * body_n;
   const T e = t < head ? x[t] : t - head < tail ? x[head + kPerVec * body_n + (t - head)] : T{};
+  const Acc mine = tile_thread_sum<T, Acc, Shape>(body, 0, body_n);
   const Acc total = block_sum<kThreads>(mine + Element<T>::template widen<Acc>(e), storage);
   if (t == 0) *out = total;
 }
@@ -126,9 +127,9 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void one_tile
     SplitOf<T> x, Slot<Acc>* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
   const int first = static_cast<int>(blockIdx.x) * Shape::threads * Shape::unroll;
-  Acc mine = tile_thread_sum<T, Acc, Shape>(x.body, first, static_cast<int>(x.body_n));
-  if (blockIdx.x == 0) mine += Element<T>::template widen<Acc>(x.edge(static_cast<int>(threadIdx.x)));
-  FinishEarly::complete<Shape>(mine, slots, out, storage);
+  const T e = blockIdx.x == 0 ? x.edge(static_cast<int>(threadIdx.x)) : T{};  // before the tile, as above
+  const Acc mine = tile_thread_sum<T, Acc, Shape>(x.body, first, static_cast<int>(x.body_n));
+  FinishEarly::complete<Shape>(mine + Element<T>::template widen<Acc>(e), slots, out, storage);
 }
 
 template <class Acc, class Shape>
