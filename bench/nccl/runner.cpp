@@ -13,6 +13,8 @@
 #include "bench/measure.hpp"
 #include "bench/nccl/check.hpp"
 #include "bench/nccl/faults.hpp"
+#include "bench/nccl/lsa_combine.hpp"
+#include "bench/nccl/symmetric.hpp"
 #include "bench/nccl/team.hpp"
 #include "bench/finish.hpp"
 #include "common/cuda_check.hpp"
@@ -44,18 +46,27 @@ Locals make_locals(Team& team, const BackendDef<float>& def, const Options& o, b
     RB_CUDA_CHECK(cudaSetDevice(m.device));
     const float* x = exact ? team.exact(m, o) : team.input(m, o);
     out.push_back(def.make(gpu::GpuProblem{x, m.shard.size(), m.stream, m.scratch,
-                                           gpu::ResultSlot(m.partial.get(), m.stream), m.sm_count}));
+                                           gpu::ResultSlot(m.combine().partial(), m.stream), m.sm_count}));
   }
   return out;
 }
 
 void enqueue_combine(Team& team, Combine combine, ncclDataType_t type) {
+  if (combine == Combine::lsa) {  // kernels of ours: no host NCCL call
+    for (auto& m : team.members()) {
+      RB_CUDA_CHECK(cudaSetDevice(m.device));
+      enqueue_lsa_sum(*m.lsa, m.combine(), type == ncclFloat64, m.stream);
+    }
+    return;
+  }
   RB_NCCL_CHECK(ncclGroupStart());
   for (auto& m : team.members()) {
+    void* const partial = m.combine().partial();
+    void* const result = m.combine().result();
     if (combine == Combine::allreduce) {
-      RB_NCCL_CHECK(ncclAllReduce(m.partial.get(), m.result.get(), 1, type, ncclSum, m.comm, m.stream));
+      RB_NCCL_CHECK(ncclAllReduce(partial, result, 1, type, ncclSum, m.comm, m.stream));
     } else {
-      RB_NCCL_CHECK(ncclReduce(m.partial.get(), m.result.get(), 1, type, ncclSum, 0, m.comm, m.stream));
+      RB_NCCL_CHECK(ncclReduce(partial, result, 1, type, ncclSum, 0, m.comm, m.stream));
     }
   }
   RB_NCCL_CHECK(ncclGroupEnd());
@@ -80,10 +91,10 @@ double read_result(Team& team, ncclDataType_t type) {
   double v = 0;
   if (type == ncclFloat32) {
     float f = 0;
-    RB_CUDA_CHECK(cudaMemcpy(&f, m.result.get(), sizeof f, cudaMemcpyDeviceToHost));
+    RB_CUDA_CHECK(cudaMemcpy(&f, m.combine().result(), sizeof f, cudaMemcpyDeviceToHost));
     v = f;
   } else {
-    RB_CUDA_CHECK(cudaMemcpy(&v, m.result.get(), sizeof v, cudaMemcpyDeviceToHost));
+    RB_CUDA_CHECK(cudaMemcpy(&v, m.combine().result(), sizeof v, cudaMemcpyDeviceToHost));
   }
   return team.from_rank0(v);
 }
@@ -101,8 +112,8 @@ struct Row {
       auto& m = team.members()[i];
       RB_CUDA_CHECK(cudaSetDevice(m.device));
       if (flush) team.enqueue_flush(m);
-      RB_CUDA_CHECK(cudaMemsetAsync(m.partial.get(), 0xFF, m.partial.bytes(), m.stream));
-      RB_CUDA_CHECK(cudaMemsetAsync(m.result.get(), 0xFF, m.result.bytes(), m.stream));
+      RB_CUDA_CHECK(cudaMemsetAsync(m.combine().partial(), 0xFF, CombineBuffers::kSlotBytes, m.stream));
+      RB_CUDA_CHECK(cudaMemsetAsync(m.combine().result(), 0xFF, CombineBuffers::kSlotBytes, m.stream));
       team.enqueue_spin(m, spin_ns);
     }
   }
@@ -170,7 +181,7 @@ struct Row {
     const auto t0 = std::chrono::steady_clock::now();
     do {
       if (cold) team.enqueue_flush(m);
-      RB_CUDA_CHECK(cudaMemsetAsync(m.partial.get(), 0xFF, m.partial.bytes(), m.stream));
+      RB_CUDA_CHECK(cudaMemsetAsync(m.combine().partial(), 0xFF, CombineBuffers::kSlotBytes, m.stream));
       team.enqueue_spin(m, gpu::spin_ns(o));
       RB_CUDA_CHECK(cudaEventRecord(m.start, m.stream));
       local.enqueue(m.stream);
@@ -228,6 +239,13 @@ Team& team_with_shards(Session& session, const Options& o, const Case& c) {
   if (!team.all_ok(fits))
     throw Skip(fits ? "n = " + std::to_string(c.n) + ": a shard does not fit on another rank's GPU" : why);
   return team;
+}
+
+// Per benchmark run: the combine's buffers the row asks for on every GPU, or a Skip every rank
+// agrees on (symmetric windows this platform or NCCL cannot register: NCCL's message).
+void use_buffers(Team& team, Buffers buffers, Combine combine) {
+  std::string why;
+  if (!team.use_buffers(buffers, combine == Combine::lsa, why)) throw Skip(why);
 }
 
 // Per benchmark run: one local backend per GPU; a failure on any rank ends the row on every rank.
@@ -381,11 +399,12 @@ void set_counters(benchmark::State& state, const Case& c, int world, const Clock
 
 }  // namespace
 
-void run_case(benchmark::State& state, Session& session, const BackendDef<float>& def, Combine combine,
-              const Case& c) {
+void run_case(benchmark::State& state, Session& session, const BackendDef<float>& def, Combine combine, const Case& c,
+              Buffers buffers) {
   try {
     const Options& o = session.options();
     Team& team = team_with_shards(session, o, c);
+    use_buffers(team, buffers, combine);
     const Reference& ref = session.reference(c.n);
     Setup s = set_up_locals(team, def, o, combine, c);
     const double first_result = warm_up_row(s);
@@ -414,7 +433,18 @@ void install_faults(std::unique_ptr<Faults> faults) { faults_slot() = std::move(
 
 Faults* installed_faults() { return faults_slot().get(); }
 
-std::string probe(int gpus) {
+std::string unavailable_in_build(Combine combine, Buffers buffers) {
+  if (combine == Combine::lsa) {
+    const std::string why = lsa_unavailable_in_build();
+    if (!why.empty()) return why;
+  }
+  if (combine == Combine::lsa || buffers == Buffers::symmetric) {
+    return needs_nccl(NCCL_VERSION_CODE, kSymmetricSince, "symmetric memory", "this build has");
+  }
+  return {};
+}
+
+std::string probe(int gpus, Combine combine, Buffers buffers) {
   int visible = 0;
   if (cudaGetDeviceCount(&visible) != cudaSuccess) {
     (void)cudaGetLastError();
@@ -427,6 +457,19 @@ std::string probe(int gpus) {
            std::to_string(visible) + " visible";
   }
   (void)l;
+  // Built against newer headers than the library loaded: the calls would not resolve.
+  int library = 0;
+  RB_NCCL_CHECK(ncclGetVersion(&library));
+  if (combine == Combine::lsa) {
+    const std::string why = needs_nccl(library, kDeviceApiSince, "device API", "the loaded library is");
+    if (!why.empty() || library == NCCL_VERSION_CODE) return why;
+    // ncclDevComm is laid out as this build's headers say, and NCCL 2.28 does not version it.
+    return "the device API's structures are NCCL " + version_text(NCCL_VERSION_CODE) +
+           "'s (this build's headers); the loaded library is " + version_text(library);
+  }
+  if (buffers == Buffers::symmetric) {
+    return needs_nccl(library, kSymmetricSince, "symmetric memory", "the loaded library is");
+  }
   return {};
 }
 
@@ -434,9 +477,13 @@ std::string describe_world(int gpus) {
   int v = 0;
   (void)ncclGetVersion(&v);
   const Launch& l = launch();
-  std::string d = "NCCL " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
-                  std::to_string(v % 100) + "; " + (gpus == 0 ? std::string("all visible") : std::to_string(gpus)) +
-                  " GPU(s) per process";
+  std::string d = "NCCL " + version_text(v);
+  if (v != NCCL_VERSION_CODE) d += " (built with " + version_text(NCCL_VERSION_CODE) + ")";
+  const std::string symmetric = unavailable_in_build(Combine::allreduce, Buffers::symmetric);
+  const std::string lsa = unavailable_in_build(Combine::lsa, Buffers::symmetric);
+  d += symmetric.empty() ? "; symmetric memory built" : "; symmetric memory not built";
+  d += lsa.empty() ? ", device API built" : ", device API not built";
+  d += "; " + (gpus == 0 ? std::string("all visible") : std::to_string(gpus)) + " GPU(s) per process";
   if (l.size > 1) d += "; " + std::to_string(l.size) + " processes launched by " + l.by;
   return d;
 }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #if RB_HAVE_MPI
 #include <mpi.h>
@@ -121,8 +122,7 @@ Team::Team(const Options& options, const Launch& launch) : timeout_s_(options.co
     RB_CUDA_CHECK(cudaEventCreate(&m.mid));
     RB_CUDA_CHECK(cudaEventCreate(&m.stop));
     m.cold.emplace(m.sm_count, m.l2_bytes, m.stream, false, gpu::cold_flush_plan(options));
-    m.partial = gpu::DeviceBuffer(16);
-    m.result = gpu::DeviceBuffer(16);
+    m.plain = CombineBuffers::plain();
     m.token = gpu::DeviceBuffer(sizeof(float));
     RB_CUDA_CHECK(cudaMemsetAsync(m.token.get(), 0, sizeof(float), m.stream));
     m.exchange = gpu::DeviceBuffer(8 * sizeof(double));
@@ -132,9 +132,26 @@ Team::Team(const Options& options, const Launch& launch) : timeout_s_(options.co
 }
 
 Team::~Team() {
+  // As NCCL's examples: the device communicator, the windows, the symmetric memory, and only then
+  // the communicator (an abort, Team::fail, has already freed the first two and ended the third).
+  // One thread per GPU, in case a version's teardown waits for the peers as registration does.
   for (auto& m : members_) {
     (void)cudaSetDevice(m.device);
     (void)cudaStreamSynchronize(m.stream);
+  }
+  if (!broken_) {
+    (void)on_every_gpu([](Member& m) {
+      if (!m.comm) return;
+      if (m.lsa) destroy_lsa_comm(m.comm, *m.lsa);
+      if (m.symmetric) m.symmetric->deregister(m.comm);
+    });
+  }
+  for (auto& m : members_) {
+    m.lsa.reset();
+    m.symmetric.reset();
+  }
+  for (auto& m : members_) {
+    (void)cudaSetDevice(m.device);
     if (m.comm) (void)(broken_ ? ncclCommAbort(m.comm) : ncclCommDestroy(m.comm));
     (void)cudaEventDestroy(m.start);
     (void)cudaEventDestroy(m.mid);
@@ -228,6 +245,94 @@ double Team::from_rank0(double v) {
   double x = holds_rank0() ? v : 0.0;
   exchange(&x, 1, ncclSum, true);
   return x;
+}
+
+std::string Team::on_every_gpu(const std::function<void(Member&)>& f) {
+  std::vector<std::string> errors(members_.size());
+  auto call = [&](std::size_t i) {
+    try {
+      RB_CUDA_CHECK(cudaSetDevice(members_[i].device));
+      f(members_[i]);
+    } catch (const std::exception& e) {
+      errors[i] = "GPU " + std::to_string(members_[i].device) + ": " + e.what();
+    }
+  };
+  if (members_.size() == 1) {
+    call(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (std::size_t i = 0; i < members_.size(); ++i) threads.emplace_back(call, i);
+    for (auto& t : threads) t.join();
+  }
+  std::string all;
+  for (const auto& e : errors) {
+    if (!e.empty()) all += (all.empty() ? "" : "; ") + e;
+  }
+  return all;
+}
+
+bool Team::make_symmetric(std::string& why) {
+  // Allocation is local: agreed before the collective registration, so that no rank registers alone.
+  bool ok = true;
+  try {
+    for (auto& m : members_) {
+      RB_CUDA_CHECK(cudaSetDevice(m.device));
+      m.symmetric.emplace(CombineBuffers::symmetric());
+    }
+  } catch (const std::exception& e) {
+    ok = false;
+    why = e.what();
+  }
+  if (all_ok(ok)) {
+    why = on_every_gpu([](Member& m) { m.symmetric->register_windows(m.comm); });
+    ok = why.empty();
+    if (all_ok(ok)) return true;
+  }
+  if (ok) why = "symmetric windows could not be made on another rank";
+  for (auto& m : members_) {
+    if (m.symmetric) m.symmetric->deregister(m.comm);
+    m.symmetric.reset();
+  }
+  return false;
+}
+
+bool Team::make_lsa(std::string& why) {
+  why = on_every_gpu([this](Member& m) { m.lsa = make_lsa_comm(m.comm, world_); });
+  const bool ok = why.empty();
+  if (all_ok(ok)) return true;
+  if (ok) why = "the device communicator could not be made on another rank";
+  for (auto& m : members_) {
+    if (m.lsa) destroy_lsa_comm(m.comm, *m.lsa);
+    m.lsa.reset();
+  }
+  return false;
+}
+
+bool Team::use_buffers(Buffers kind, bool device_api, std::string& why) {
+  check_usable();
+  for (auto& m : members_) m.buffers = Buffers::plain;
+  if (kind == Buffers::plain && !device_api) return true;
+  // Every rank takes the same branches: the failures were agreed.
+  if (!symmetric_why_.empty()) {
+    why = symmetric_why_;
+    return false;
+  }
+  if (!members_.front().symmetric && !make_symmetric(symmetric_why_)) {
+    why = symmetric_why_;
+    return false;
+  }
+  if (device_api) {
+    if (!lsa_why_.empty()) {
+      why = lsa_why_;
+      return false;
+    }
+    if (!members_.front().lsa && !make_lsa(lsa_why_)) {
+      why = lsa_why_;
+      return false;
+    }
+  }
+  for (auto& m : members_) m.buffers = Buffers::symmetric;
+  return true;
 }
 
 bool Team::make_shards(std::int64_t n, Dist dist, std::uint64_t seed, const Options& o, bool exact, std::string& why) {

@@ -86,7 +86,9 @@ __device__ __forceinline__ Acc tile_thread_sum(const typename Vector16<T>::type*
   const int t = first + static_cast<int>(threadIdx.x);
   Vec v[kLoads];
 #pragma unroll
-  for (int k = 0; k < kLoads; ++k) v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : Element<T>::zero();
+  for (int k = 0; k < kLoads; ++k) {
+    v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : Element<T>::zero();
+  }
   Acc acc[kLoads];
 #pragma unroll
   for (int k = 0; k < kLoads; ++k) acc[k] = Element<T>::template vector_sum<Acc>(v[k]);

@@ -2,10 +2,14 @@
 // signed random input at odd sizes, both checks against the whole array's fp64 sum, a misaligned
 // start, a local backend that drops one element, which the exact check must catch through the
 // combine, and one whose bits change after its first call, which the determinism check must catch.
+// The rows over symmetric memory (nccl/onepass/symmetric, nccl/onepass/lsa) the same way on one GPU,
+// and, without a GPU, what their listing says when this build's NCCL lacks them.
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
+#include <nccl.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,6 +17,8 @@
 #include "bench/gpu/backend.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/nccl/runner.hpp"
+#include "bench/nccl/symmetric.hpp"
+#include "bench/registration.hpp"
 #include "bench/registry.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
@@ -41,7 +47,9 @@ void expect_rows_pass(int gpus, int offset) {
   const auto entries = registered_backends(session, why);
   ASSERT_TRUE(why.empty()) << why;
   std::map<std::string, double> throttled;
-  EXPECT_EQ(rb::test::run_in_process(session, entries, "^nccl/", throttled, "throttled"), 3 * 2 * kSizes.size());
+  EXPECT_EQ(
+      rb::test::run_in_process(session, entries, "^nccl/(cub|onepass|onepass/reduce)/[0-9]", throttled, "throttled"),
+      3 * 2 * kSizes.size());
   for (const char* row : {"nccl/cub", "nccl/onepass", "nccl/onepass/reduce"}) {
     for (const auto n : kSizes) {
       for (const char* mode : {"/cold", "/hot"}) {
@@ -67,6 +75,91 @@ TEST(NcclRows, EveryGpuVerifiesAlsoMisaligned) {
   if (visible_gpus() < 2) GTEST_SKIP() << "one GPU visible: the split over several is untested here";
   expect_rows_pass(0, 0);
   expect_rows_pass(0, 1);
+}
+
+// A row over symmetric windows on `gpus` GPUs (0: all) at odd sizes, cold and hot: verified like the
+// others. Where this build lacks it (its listing says why: ListingSaysWhatTheBuildLacks)
+// or NCCL cannot register symmetric windows on this machine (the row skips with NCCL's message on
+// every size), the test reports skipped, never passed.
+void expect_symmetric_row_passes(const std::string& row, int gpus) {
+  const std::vector<std::int64_t> sizes = {1, 33, 4097, 1'000'003};
+  Options o = rb::test::small_options(sizes);
+  o.gpus = gpus;
+  Session session(o);
+  std::string why;
+  const auto entries = registered_backends(session, why);
+  ASSERT_TRUE(why.empty()) << why;
+  const auto e = std::find_if(entries.begin(), entries.end(), [&](const BackendEntry& x) { return x.name == row; });
+  ASSERT_NE(e, entries.end()) << row << " is not registered";
+  if (!e->unavailable.empty()) GTEST_SKIP() << row << ": " << e->unavailable;
+  EXPECT_EQ(rb::test::run_in_process(session, entries, "^" + row + "/[0-9]"), 2 * sizes.size());
+  const auto first = rb::test::outcome_of(session, row + tail(sizes.front(), "/cold"));
+  if (first.kind == Kind::skipped) {
+    for (const auto n : sizes) {
+      for (const char* mode : {"/cold", "/hot"}) {
+        EXPECT_EQ(rb::test::outcome_of(session, row + tail(n, mode)).kind, Kind::skipped) << row << tail(n, mode);
+      }
+    }
+    release_gpu();
+    GTEST_SKIP() << row << ": " << first.message;
+  }
+  for (const auto n : sizes) {
+    for (const char* mode : {"/cold", "/hot"}) {
+      const auto out = rb::test::outcome_of(session, row + tail(n, mode));
+      EXPECT_EQ(out.kind, Kind::ok) << row << tail(n, mode) << ": " << out.message;
+      EXPECT_EQ(out.exact, Outcome::Check::passed) << row << tail(n, mode);
+      EXPECT_EQ(out.accuracy, Outcome::Check::passed) << row << tail(n, mode);
+      EXPECT_EQ(out.repeat, Outcome::Check::passed) << row << tail(n, mode);
+    }
+  }
+  release_gpu();
+}
+
+// The rows over symmetric memory, one test each: "nccl/onepass/lsa" runs as .../nccl_onepass_lsa.
+class OverSymmetricMemory : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(OverSymmetricMemory, OneGpuVerifies) {
+  RB_REQUIRE_GPU();
+  expect_symmetric_row_passes(GetParam(), 1);
+}
+
+TEST_P(OverSymmetricMemory, EveryGpuVerifies) {
+  RB_REQUIRE_GPU();
+  if (visible_gpus() < 2) GTEST_SKIP() << "one GPU visible: the split over several is untested here";
+  expect_symmetric_row_passes(GetParam(), 0);
+}
+
+// No GPU needed: a build whose NCCL headers predate symmetric memory (2.27) or the device API (2.28)
+// lists the row unavailable with both versions; a newer one lists it without a reason of its own.
+TEST_P(OverSymmetricMemory, ListingSaysWhatTheBuildLacks) {
+  const std::string row = GetParam();
+  const auto def = rb::test::by_name(registered_defs<float>(), row);
+  const bool lsa = row == "nccl/onepass/lsa";
+  if (NCCL_VERSION_CODE < nccl::kSymmetricSince || (lsa && NCCL_VERSION_CODE < nccl::kDeviceApiSince)) {
+    const std::string needs = lsa ? "2.28 (device API)" : "2.27 (symmetric memory)";
+    EXPECT_EQ(def.unavailable, "needs NCCL >= " + needs + "; this build has " + nccl::version_text(NCCL_VERSION_CODE));
+  } else {
+    EXPECT_EQ(def.unavailable, "");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(NcclRows, OverSymmetricMemory, ::testing::Values("nccl/onepass/symmetric", "nccl/onepass/lsa"),
+                         [](const ::testing::TestParamInfo<const char*>& row) {
+                           std::string name = row.param;
+                           std::replace(name.begin(), name.end(), '/', '_');
+                           return name;
+                         });
+
+// No GPU needed: the version a row needs and the one this build has, as the listing says them.
+TEST(NcclRows, OldNcclVersionsAreNamed) {
+  EXPECT_EQ(nccl::version_text(22809), "2.28.9");
+  EXPECT_EQ(nccl::version_text(2804), "2.8.4");  // the code of NCCL 2.8 and older
+  EXPECT_EQ(nccl::needs_nccl(NCCL_VERSION(2, 26, 5), nccl::kSymmetricSince, "symmetric memory", "this build has"),
+            "needs NCCL >= 2.27 (symmetric memory); this build has 2.26.5");
+  EXPECT_EQ(nccl::needs_nccl(NCCL_VERSION(2, 27, 3), nccl::kDeviceApiSince, "device API", "the loaded library is"),
+            "needs NCCL >= 2.28 (device API); the loaded library is 2.27.3");
+  EXPECT_EQ(nccl::needs_nccl(NCCL_VERSION(2, 27, 0), nccl::kSymmetricSince, "symmetric memory", "this build has"), "");
+  EXPECT_EQ(nccl::needs_nccl(NCCL_VERSION(2, 30, 1), nccl::kDeviceApiSince, "device API", "this build has"), "");
 }
 
 // cuda/onepass over its shard minus the last element: one element of the whole array is lost.
