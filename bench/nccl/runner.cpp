@@ -456,7 +456,9 @@ std::string probe(int gpus, Combine combine, Buffers buffers) {
     return "needs " + std::to_string(want) + " GPUs per process (--gpus=" + std::to_string(want) + "), " +
            std::to_string(visible) + " visible";
   }
-  (void)l;
+  // One rank has no LSA peer, and NCCL 2.28.3's ncclDevCommCreate refused such a communicator on
+  // the H200 ("invalid usage"): listed unavailable rather than skipped at every size.
+  if (combine == Combine::lsa && want * l.size < 2) return "needs 2 or more GPUs in the job (one rank has no LSA peer)";
   // Built against newer headers than the library loaded: the calls would not resolve.
   int library = 0;
   RB_NCCL_CHECK(ncclGetVersion(&library));

@@ -103,7 +103,7 @@ template <class T, class Acc, class Shape>
 __device__ __forceinline__ void single_block_sum(const T* x, int n, Acc* out,
                                                  BlockSumStorage<Acc, Shape::threads>& storage) {
   using Vec = typename Vector16<T>::type;
-  constexpr int kThreads = Shape::threads;
+  constexpr int kThreads = Shape::threads, kLoads = Shape::unroll;
   constexpr int kPerVec = SplitOf<T>::kPerVec, kSize = static_cast<int>(sizeof(T));
   constexpr int kVecShift = kPerVec == 8 ? 3 : kPerVec == 4 ? 2 : 1;  // log2(kPerVec)
   static_assert(1 << kVecShift == kPerVec);
@@ -112,24 +112,32 @@ __device__ __forceinline__ void single_block_sum(const T* x, int n, Acc* out,
   const int body_n = (n - head) >> kVecShift;
   const auto* body = reinterpret_cast<const Vec*>(x + head);
   const int t = static_cast<int>(threadIdx.x);
+  Vec v[kLoads];
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) {
+    v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : Element<T>::zero();
+  }
   // The scalar edges, at most one element per thread (as Split::edge): threads [0, head) take the
-  // head, threads [head, head + tail) the elements after the body. Loaded before the tile, whose
-  // additions would otherwise wait for its loads ahead of these (a second round trip).
+  // head, threads [head, head + tail) the elements after the body.
   const int tail = n - head - kPerVec * body_n;
   const T e = t < head ? x[t] : t - head < tail ? x[head + kPerVec * body_n + (t - head)] : T{};
-  const Acc mine = tile_thread_sum<T, Acc, Shape>(body, 0, body_n);
-  const Acc total = block_sum<kThreads>(mine + Element<T>::template widen<Acc>(e), storage);
+  const Acc edge = Element<T>::template widen<Acc>(e);
+  Acc acc[kLoads];
+#pragma unroll
+  for (int k = 0; k < kLoads; ++k) acc[k] = Element<T>::template vector_sum<Acc>(v[k]);
+  const Acc total = block_sum<kThreads>(pairwise_sum(acc) + edge, storage);
   if (t == 0) *out = total;
 }
 
 // A grid of one tile per block (OneTileGrid): block b sums the body's tile b (Shape::unroll rows)
-// with the single block's body, block 0 the edges too, then FinishEarly.
+// as the single block sums its one tile, block 0 the edges too, then FinishEarly.
 template <class T, class Acc, class Shape>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void one_tile_kernel(
     SplitOf<T> x, Slot<Acc>* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
   const int first = static_cast<int>(blockIdx.x) * Shape::threads * Shape::unroll;
-  const T e = blockIdx.x == 0 ? x.edge(static_cast<int>(threadIdx.x)) : T{};  // before the tile, as above
+  // The edges' loads first: issued after the tile's additions, they would wait for its loads.
+  const T e = blockIdx.x == 0 ? x.edge(static_cast<int>(threadIdx.x)) : T{};
   const Acc mine = tile_thread_sum<T, Acc, Shape>(x.body, first, static_cast<int>(x.body_n));
   FinishEarly::complete<Shape>(mine + Element<T>::template widen<Acc>(e), slots, out, storage);
 }
