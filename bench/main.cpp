@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/agreement.hpp"
 #include "bench/ceiling.hpp"
 #include "bench/console.hpp"
 #include "bench/gpu/context.hpp"
@@ -29,6 +30,9 @@
 #endif
 #ifndef RB_BENCHMARK_SOURCE
 #define RB_BENCHMARK_SOURCE "unknown"
+#endif
+#ifndef RB_BUILD_CONFIG
+#define RB_BUILD_CONFIG "unknown"
 #endif
 
 namespace rb::bench {
@@ -250,6 +254,10 @@ int run(int argc, char** argv) {
   }
   std::vector<char*> args(argv, argv + argc);
   drop_output_flags(init_launch(options.rendezvous), args);  // under a launcher, rank 0 alone writes --benchmark_out
+  // Under a launcher every rank's arguments alike, or every rank stops here, before any GPU call.
+  const Build build{RB_VERSION, std::string(RB_BUILD_TYPE) + "; " + RB_BENCHMARK_SOURCE + "; " + RB_BUILD_CONFIG};
+  const int agreed = agree_between_ranks(launch(), options, {args.begin() + 1, args.end()}, build);
+  if (agreed != kExitOk) return agreed;
   if (const std::string why = unwritable_output(args); !why.empty()) {
     std::fprintf(stderr, "reduce_bench: %s (see --help)\n", why.c_str());
     return kExitUsage;

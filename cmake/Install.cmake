@@ -57,6 +57,10 @@ foreach(_rb_h IN LISTS RB_PUBLIC_HEADERS)
 endforeach()
 
 set(RB_PACKAGE_CUDA_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
+get_property(RB_PACKAGE_HAVE_MPI GLOBAL PROPERTY RB_HAVE_MPI)  # cmake/Nccl.cmake
+if(NOT RB_PACKAGE_HAVE_MPI)
+  set(RB_PACKAGE_HAVE_MPI OFF)
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/reduce_benchConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/reduce_benchConfig.cmake
                               INSTALL_DESTINATION ${RB_INSTALL_CMAKEDIR})

@@ -32,6 +32,7 @@ if(RB_ENABLE_MPI)
   find_package(MPI QUIET COMPONENTS CXX)
   if(MPI_CXX_FOUND)
     set(RB_HAVE_MPI ON)
+    set_property(GLOBAL PROPERTY RB_HAVE_MPI ON)  # for tests/, outside this directory's scope
   endif()
 endif()
 message(STATUS "reduce-bench: NCCL ${RB_NCCL_LIBRARY}; MPI for the id exchange: ${RB_HAVE_MPI}")

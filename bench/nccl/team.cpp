@@ -34,19 +34,7 @@ Getenv process_env() {
 // MPI carries the id when the job was started by mpirun (or srun with PMI) and no rendezvous was
 // asked for; finalized at exit, after the communicators are gone.
 void mpi_broadcast(ncclUniqueId& id) {
-  int ready = 0;
-  MPI_Initialized(&ready);
-  if (!ready) {
-    int provided = 0;
-    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
-      throw std::runtime_error("MPI_Init_thread failed");
-    }
-    std::atexit([] {
-      int done = 0;
-      MPI_Finalized(&done);
-      if (!done) MPI_Finalize();
-    });
-  }
+  ensure_mpi();
   if (MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
     throw std::runtime_error("MPI_Bcast of the NCCL id failed");
 }
