@@ -300,24 +300,19 @@ bool Team::use_buffers(Buffers kind, bool device_api, std::string& why) {
   check_usable();
   for (auto& m : members_) m.buffers = Buffers::plain;
   if (kind == Buffers::plain && !device_api) return true;
-  // Every rank takes the same branches: the failures were agreed.
-  if (!symmetric_why_.empty()) {
-    why = symmetric_why_;
+  // Made once per team, a failure remembered. Every rank takes the same branches: the failures
+  // were agreed.
+  const auto ready = [&why](bool made, std::string& failed, auto&& make) {
+    if (failed.empty() && (made || make(failed))) return true;
+    why = failed;
+    return false;
+  };
+  const Member& first = members_.front();
+  if (!ready(first.symmetric.has_value(), symmetric_why_, [this](std::string& w) { return make_symmetric(w); })) {
     return false;
   }
-  if (!members_.front().symmetric && !make_symmetric(symmetric_why_)) {
-    why = symmetric_why_;
+  if (device_api && !ready(first.lsa != nullptr, lsa_why_, [this](std::string& w) { return make_lsa(w); })) {
     return false;
-  }
-  if (device_api) {
-    if (!lsa_why_.empty()) {
-      why = lsa_why_;
-      return false;
-    }
-    if (!members_.front().lsa && !make_lsa(lsa_why_)) {
-      why = lsa_why_;
-      return false;
-    }
   }
   for (auto& m : members_) m.buffers = Buffers::symmetric;
   return true;

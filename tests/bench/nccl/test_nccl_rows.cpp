@@ -38,6 +38,15 @@ const std::vector<std::int64_t> kSizes = {1, 31, 33, 4097, 1'000'003, (1 << 24) 
 
 std::string tail(std::int64_t n, const char* mode) { return "/" + std::to_string(n) + mode; }
 
+// The benchmark `name` ran and passed its exact check, its bound and its repeat check.
+void expect_verified(const Session& session, const std::string& name) {
+  const auto out = rb::test::outcome_of(session, name);
+  EXPECT_EQ(out.kind, Kind::ok) << name << ": " << out.message;
+  EXPECT_EQ(out.exact, Outcome::Check::passed) << name;
+  EXPECT_EQ(out.accuracy, Outcome::Check::passed) << name;
+  EXPECT_EQ(out.repeat, Outcome::Check::passed) << name;
+}
+
 void expect_rows_pass(int gpus, int offset) {
   Options o = rb::test::small_options(kSizes);
   o.gpus = gpus;
@@ -53,11 +62,7 @@ void expect_rows_pass(int gpus, int offset) {
   for (const char* row : {"nccl/cub", "nccl/onepass", "nccl/onepass/reduce"}) {
     for (const auto n : kSizes) {
       for (const char* mode : {"/cold", "/hot"}) {
-        const auto out = rb::test::outcome_of(session, row + tail(n, mode));
-        EXPECT_EQ(out.kind, Kind::ok) << row << tail(n, mode) << ": " << out.message;
-        EXPECT_EQ(out.exact, Outcome::Check::passed) << row << tail(n, mode);
-        EXPECT_EQ(out.accuracy, Outcome::Check::passed) << row << tail(n, mode);
-        EXPECT_EQ(out.repeat, Outcome::Check::passed) << row << tail(n, mode);
+        expect_verified(session, row + tail(n, mode));
         EXPECT_EQ(throttled.count(row + tail(n, mode)), 1u) << row << tail(n, mode) << ": no clock watch";
       }
     }
@@ -105,11 +110,7 @@ void expect_symmetric_row_passes(const std::string& row, int gpus) {
   }
   for (const auto n : sizes) {
     for (const char* mode : {"/cold", "/hot"}) {
-      const auto out = rb::test::outcome_of(session, row + tail(n, mode));
-      EXPECT_EQ(out.kind, Kind::ok) << row << tail(n, mode) << ": " << out.message;
-      EXPECT_EQ(out.exact, Outcome::Check::passed) << row << tail(n, mode);
-      EXPECT_EQ(out.accuracy, Outcome::Check::passed) << row << tail(n, mode);
-      EXPECT_EQ(out.repeat, Outcome::Check::passed) << row << tail(n, mode);
+      expect_verified(session, row + tail(n, mode));
     }
   }
   release_gpu();
