@@ -63,7 +63,7 @@ struct Disagreement {
 std::optional<Disagreement> compare(const std::vector<Fingerprint>& by_rank);
 
 // The bytes' way between the ranks at start, one gather and one broadcast. Implemented beside the
-// rendezvous (bench/nccl/rendezvous.hpp), for file:, tcp: and MPI.
+// rendezvous (bench/nccl/rank_channel.hpp), for file:, tcp: and MPI.
 class RankChannel {
  public:
   virtual ~RankChannel() = default;

@@ -9,23 +9,10 @@
 // Spec: --rendezvous=SPEC, else RB_RENDEZVOUS=SPEC, else under torchrun (MASTER_ADDR and
 // MASTER_PORT set) tcp:MASTER_ADDR:MASTER_PORT+1 (MASTER_PORT itself is torchrun's own store).
 // No NCCL here: the bytes are opaque, and the tests run without a GPU.
-//
-// Before the id, at start and before any GPU call, the same rendezvous carries the agreement on
-// the arguments (bench/agreement.hpp): one gather of every rank's fingerprint at rank 0 and one
-// answer back. It cannot be taken for the id: it ends before rank 0 publishes the id, every
-// message of it starts with a magic and the sender's rank ("RBAG", rank 0's answer "RBAV"), and
-//   file:PATH       rank r > 0 writes PATH.agree.r<r> (atomically, as rank 0 writes PATH), which
-//                   rank 0 reads and removes; rank 0 answers in PATH.agree.v<r>, which rank r
-//                   reads and removes (and removes first, should a crashed job have left one)
-//   tcp:HOST:PORT   the same port: ranks > 0 connect, send theirs and read rank 0's answer on that
-//                   connection; rank 0 listens, then closes the port until it publishes the id
-//                   (a rank that connects for the id meanwhile is refused and retries)
-// MPI, where the build has it and no rendezvous is given: MPI_Gatherv and MPI_Bcast.
+// The agreement on the arguments travels the same way first: bench/nccl/rank_channel.hpp.
 #include <cstddef>
-#include <memory>
 #include <string>
 
-#include "bench/agreement.hpp"
 #include "bench/launch.hpp"
 
 namespace rb::bench {
@@ -50,14 +37,5 @@ void publish(const Rendezvous& r, const std::string& blob, int readers, double t
 std::string fetch(const Rendezvous& r, std::size_t bytes, double timeout_s);
 // Rank 0, once every rank has joined: removes the file (nothing for tcp).
 void retire(const Rendezvous& r);
-
-// The agreement's channel over `r` (file or tcp; throws std::runtime_error for none) for rank
-// `rank` of `size`: each of its calls gives up `timeout_s` seconds after the channel was opened,
-// with std::runtime_error saying what it waited for.
-std::unique_ptr<RankChannel> open_channel(const Rendezvous& r, int rank, int size, double timeout_s);
-
-// Where the build has MPI (RB_HAVE_MPI): MPI initialized once per process, finalized at exit.
-// The agreement's channel and NCCL's id exchange (bench/nccl/team.cpp) share it.
-void ensure_mpi();
 
 }  // namespace rb::bench

@@ -15,6 +15,7 @@
 #include "bench/gpu/harness_kernels.cuh"
 #include "bench/gpu/session.hpp"
 #include "bench/nccl/check.hpp"
+#include "bench/nccl/rank_channel.hpp"
 #include "bench/nccl/rendezvous.hpp"
 #include "bench/session.hpp"
 #include "common/cuda_check.hpp"

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench/agreement.hpp"
+#include "bench/nccl/rank_channel.hpp"
 #include "bench/nccl/rendezvous.hpp"
 #include "bench/session.hpp"
 
