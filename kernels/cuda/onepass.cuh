@@ -136,7 +136,7 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void one_tile
     SplitOf<T> x, Slot<Acc>* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
   const int first = static_cast<int>(blockIdx.x) * Shape::threads * Shape::unroll;
-  // The edges' loads first: issued after the tile's additions, they would wait for its loads.
+  // The edges' loads first, so that they are in flight with the tile's rather than after its adds.
   const T e = blockIdx.x == 0 ? x.edge(static_cast<int>(threadIdx.x)) : T{};
   const Acc mine = tile_thread_sum<T, Acc, Shape>(x.body, first, static_cast<int>(x.body_n));
   FinishEarly::complete<Shape>(mine + Element<T>::template widen<Acc>(e), slots, out, storage);
