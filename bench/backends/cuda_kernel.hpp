@@ -15,19 +15,21 @@
 
 namespace rb::bench::gpu {
 
+// The completion over a grid's partials, as the hand-written kernels add them (a final pass or the
+// last block's slot collection): at most grid / 32 sequential additions per thread, then a tree of
+// at most 1024 threads, then the last block's own partial.
+inline std::int64_t completion_depth(int grid) { return (std::int64_t{grid} + 31) / 32 + tree_depth(1024) + 1; }
+
 // How a hand-written variant adds, from its geometry (kernels/cuda/sum.hpp): each of its grid x
 // threads threads keeps `unroll` accumulators and adds one value per row it loads (a float4 as a
 // lane pair first), so a chain runs over n / (grid x row) rows, plus one partial step for a chunk
 // that is not a whole number of tiles. After it: the pairwise sum of the accumulators, block 0's
-// scalar edge, the block tree, and the completion over the grid's partials (a final pass or the
-// last block's slot collection: at most grid / 32 sequential additions per thread, then a tree of
-// at most 1024 threads).
+// scalar edge, the block tree, and the completion over the grid's partials (completion_depth).
 inline Structure kernel_structure(const rb::cuda::Geometry& g, std::int64_t n, Accumulator acc, bool float_result) {
   const int per_add = static_cast<int>(g.row / g.threads);
   const std::int64_t unroll = g.tile / g.row;
-  const std::int64_t completion = (g.grid + 31) / 32 + tree_depth(1024) + 1;
   Structure s = blocked(acc, n, std::int64_t{g.grid} * g.threads, per_add,
-                        tree_depth(unroll) + 1 + tree_depth(g.threads) + completion, float_result);
+                        tree_depth(unroll) + 1 + tree_depth(g.threads) + completion_depth(g.grid), float_result);
   s.chain += unroll;
   return s;
 }

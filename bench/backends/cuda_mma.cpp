@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "bench/backends/cuda_kernel.hpp"
 #include "bench/gpu/backend.hpp"
 #include "common/dtype.hpp"
 #include "kernels/cuda/mma_sum.hpp"
@@ -36,8 +37,8 @@ class MmaSumBackend final : public GpuBackend {
   // element, the block tree, and the completion as kernel_structure (cuda_kernel.hpp) states it.
   Structure structure() const override {
     const rb::cuda::MmaGeometry g = Kernel::geometry(n_);
-    const std::int64_t completion = (g.launch.grid + 31) / 32 + tree_depth(1024) + 1;
-    const std::int64_t tree = 1 + tree_depth(g.accumulators) + 1 + tree_depth(g.launch.threads) + completion;
+    const std::int64_t tree =
+        1 + tree_depth(g.accumulators) + 1 + tree_depth(g.launch.threads) + completion_depth(g.launch.grid);
     Structure s;
     s.acc = Accumulator::f32;
     s.chain = rb::cuda::kRoundingsPerMma * g.mma_chain;

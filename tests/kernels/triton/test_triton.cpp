@@ -8,19 +8,13 @@
 
 #include "common/cuda_check.hpp"
 #include "kernels/triton/launch.hpp"
+#include "tests/kernels/triton/require_triton.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/gpu.hpp"
 
 namespace {
 
 using rb::test::Acc;
-
-#define RB_REQUIRE_TRITON()                                                     \
-  do {                                                                          \
-    RB_REQUIRE_GPU();                                                           \
-    const std::string rb_why_ = rb::triton::unavailable_reason();              \
-    if (!rb_why_.empty()) GTEST_SKIP() << rb_why_;                              \
-  } while (0)
 
 struct Device {
   explicit Device(const std::vector<float>& host, int offset = 0) {

@@ -21,6 +21,7 @@
 #include "common/dtype.hpp"
 #include "kernels/triton/launch.hpp"
 #include "tests/kernels/cuda/device.hpp"
+#include "tests/kernels/triton/require_triton.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/typed_reference.hpp"
@@ -31,13 +32,6 @@ using rb::test::Acc;
 using rb::test::DeviceArray;
 using rb::test::upload;
 using rb::test::stored;
-
-#define RB_REQUIRE_TRITON()                                       \
-  do {                                                            \
-    RB_REQUIRE_GPU();                                             \
-    const std::string rb_why_ = rb::triton::unavailable_reason(); \
-    if (!rb_why_.empty()) GTEST_SKIP() << rb_why_;                \
-  } while (0)
 
 // What the kernel writes to out (launch.hpp): double for f64, int64 for i32, float otherwise.
 template <class T>
