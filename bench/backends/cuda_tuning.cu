@@ -5,7 +5,8 @@
 //   ..._ticket, ..._fenced   the ticket completions (the same file);
 //   ..._block, ..._early     the shipped completions, FinishBlock and FinishEarly, on any shape;
 //   tune/onepass_f64/*       the same kernels in double;
-//   tune/single/t<threads>_u<loads>   the lean one-block kernel (skipped above one tile).
+//   tune/single/t<threads>_u<loads>   the lean one-block kernel (skipped above one tile);
+//   tune/lean[_f64]/t.._u.._b..   the shipped one-tile-per-block grid (OneTileGrid) on any shape.
 // Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh with its figures. (vec4 against vec4_ilp4, for
@@ -63,6 +64,15 @@ BackendDef<float> single_block() {
   return def;
 }
 
+// tune/lean[_f64]/t.._u.._b..: OneTileGrid (sm_90's Mid path) on this shape.
+template <class Acc, int Threads, int Unroll, int BlocksPerSm>
+BackendDef<float> lean() {
+  using Kernel = rb::cuda::OneTileGrid<Acc, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>>;
+  return cuda_kernel((std::is_same_v<Acc, double> ? "tune/lean_f64/t" : "tune/lean/t") + std::to_string(Threads) +
+                         "_u" + std::to_string(Unroll) + "_b" + std::to_string(BlocksPerSm),
+                     Kernel::variant());
+}
+
 using rb::cuda::FinishBlock;
 using rb::cuda::FinishEarly;
 
@@ -99,6 +109,10 @@ std::vector<BackendDef<float>> tuning_grid() {
       shipped<double, 256, 8, 4, FinishBlock>(),
       shipped<float, 512, 4, 2, FinishBlock>(),
       shipped<double, 512, 4, 2, FinishBlock>(),
+      // one tile per block: Mid's shape, and fewer, larger tiles (ref/read's shape among them)
+      lean<float, 256, 4, 4>(),  lean<float, 256, 8, 4>(),  lean<float, 512, 4, 2>(),  lean<float, 512, 8, 2>(),
+      lean<float, 1024, 4, 1>(), lean<float, 1024, 8, 1>(), lean<double, 256, 4, 4>(), lean<double, 512, 4, 2>(),
+      lean<double, 512, 8, 2>(), lean<double, 1024, 4, 1>(),
   };
 }
 
