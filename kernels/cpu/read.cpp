@@ -74,7 +74,7 @@ ReadFn<Acc, T> pick() noexcept {
     if (has_avx2() && has_f16c()) return detail::read_f16_avx2;
   } else if constexpr (std::is_same_v<T, rb::bf16>) {
     if (has_avx512f()) return detail::read_bf16_avx512;
-    if (has_avx2() && has_f16c()) return detail::read_bf16_avx2;
+    if (has_avx2()) return detail::read_bf16_avx2;
   }
   if (has_avx512f()) return read_avx512<Acc, T>;
   if (has_avx2()) return read_avx2<Acc, T>;

@@ -99,12 +99,8 @@ RB_TARGET_AVX512 std::int64_t read_i32_avx512_impl(const std::int32_t* data, std
 }
 
 RB_TARGET_AVX512 inline __m512 f16x16(const void* p) noexcept { return _mm512_cvtph_ps(load256(p)); }
-// bf16 is the high half of a float: zero-extended to 32 bits and shifted up.
-RB_TARGET_AVX512 inline __m512 bf16x16(const void* p) noexcept {
-  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(load256(p)), 16));
-}
 
-// a[k] holds lanes 16k..16k+15. Widen: 16 elements at p as 16 floats.
+// a[k] holds lanes 16k..16k+15. Widen: 16 elements at p as 16 floats (f16; bf16: below).
 template <__m512 (*Widen)(const void*)>
 RB_TARGET_AVX512 float read16_avx512(const std::uint16_t* data, std::int64_t n) noexcept {
   __m512 a[4];
@@ -122,6 +118,51 @@ RB_TARGET_AVX512 float read16_avx512(const std::uint16_t* data, std::int64_t n) 
   }
   const __m512 v = _mm512_add_ps(_mm512_add_ps(a[0], a[2]), _mm512_add_ps(a[1], a[3]));  // w = 32, 16
   return tree4(tree16to4(v));                                                             // w = 8, ..., 1
+}
+
+// bf16 without widening: a 32-bit word holds elements 2k (low half) and 2k + 1 (high half), and a
+// bf16 is the high half of a float, so the word shifted up 16 is element 2k as a float and the word
+// with its low half cleared is element 2k + 1. No zero-extending shuffle: per 32 elements, one load,
+// a shift, an and and two adds, against two shuffles, two shifts and two adds widening. Lanes stay
+// the plain loop's: e[m] lane k is lane 32m + 2k, o[m] lane k is lane 32m + 2k + 1, and the tree
+// pairs them as the plain tree does (w = 32 across m, w = 16 ... 2 inside e and o, w = 1 e + o).
+constexpr std::uint32_t kHighHalf = 0xFFFF0000u;
+// How many of a split vector's `width` lanes k the tail of r elements reaches: those with
+// first + 2k + odd < r, where the vector's elements start at `first` (e: odd = 0, o: odd = 1).
+constexpr int split_tail_count(std::int64_t r, std::int64_t first, int odd, int width) noexcept {
+  const std::int64_t left = r - first - odd;  // lanes with 2k < left
+  return left <= 0 ? 0 : (left >= 2 * width ? width : static_cast<int>((left + 1) / 2));
+}
+
+RB_TARGET_AVX512 inline __m512 even_bf16(__m512i w) noexcept { return _mm512_castsi512_ps(_mm512_slli_epi32(w, 16)); }
+RB_TARGET_AVX512 inline __m512 odd_bf16(__m512i w) noexcept {
+  return _mm512_castsi512_ps(_mm512_and_si512(w, _mm512_set1_epi32(static_cast<int>(kHighHalf))));
+}
+
+RB_TARGET_AVX512 float read_bf16_avx512_impl(const std::uint16_t* data, std::int64_t n) noexcept {
+  __m512 e[2], o[2];
+  for (int m = 0; m < 2; ++m) e[m] = o[m] = _mm512_setzero_ps();
+  std::int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int m = 0; m < 2; ++m) {
+      const __m512i w = load512(data + i + 32 * m);
+      e[m] = _mm512_add_ps(e[m], even_bf16(w));
+      o[m] = _mm512_add_ps(o[m], odd_bf16(w));
+    }
+  }
+  if (i < n) {
+    const Tail16 tail(data + i, n - i);
+    for (int m = 0; m < 2; ++m) {
+      const __m512i w = load512(tail.bits + 32 * m);
+      const auto even = static_cast<__mmask16>((1u << split_tail_count(n - i, 32 * m, 0, 16)) - 1u);
+      const auto odd = static_cast<__mmask16>((1u << split_tail_count(n - i, 32 * m, 1, 16)) - 1u);
+      e[m] = _mm512_mask_add_ps(e[m], even, e[m], even_bf16(w));
+      o[m] = _mm512_mask_add_ps(o[m], odd, o[m], odd_bf16(w));
+    }
+  }
+  const float even = tree4(tree16to4(_mm512_add_ps(e[0], e[1])));  // w = 32, then 16, ..., 2
+  const float odd = tree4(tree16to4(_mm512_add_ps(o[0], o[1])));
+  return even + odd;  // w = 1
 }
 
 // ---- AVX2 ----
@@ -178,12 +219,8 @@ RB_TARGET_AVX2 std::int64_t read_i32_avx2_impl(const std::int32_t* data, std::in
 }
 
 RB_TARGET_AVX2_F16C inline __m256 f16x8(const void* p) noexcept { return _mm256_cvtph_ps(load128(p)); }
-RB_TARGET_AVX2 inline __m256 bf16x8(const void* p) noexcept {
-  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(load128(p)), 16));
-}
 
-// a[k] holds lanes 8k..8k+7. The bf16 version shares the f16 one's target, so both are called
-// only where has_f16c() holds too.
+// a[k] holds lanes 8k..8k+7 (f16; bf16 has its own version below, with no conversion).
 template <__m256 (*Widen)(const void*)>
 RB_TARGET_AVX2_F16C float read16_avx2(const std::uint16_t* data, std::int64_t n) noexcept {
   __m256 a[8];
@@ -205,6 +242,46 @@ RB_TARGET_AVX2_F16C float read16_avx2(const std::uint16_t* data, std::int64_t n)
   return tree4(_mm_add_ps(_mm256_castps256_ps128(a[0]), _mm256_extractf128_ps(a[0], 1)));  // w = 4, 2, 1
 }
 
+// The AVX2 version of read_bf16_avx512_impl: e[m] lane k is lane 16m + 2k, o[m] lane k lane
+// 16m + 2k + 1; the tree adds m + 2 into m (w = 32), then 1 into 0 (w = 16), then inside e and o.
+RB_TARGET_AVX2 inline __m256 even_bf16(__m256i w) noexcept { return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16)); }
+RB_TARGET_AVX2 inline __m256 odd_bf16(__m256i w) noexcept {
+  return _mm256_castsi256_ps(_mm256_and_si256(w, _mm256_set1_epi32(static_cast<int>(kHighHalf))));
+}
+
+RB_TARGET_AVX2 float read_bf16_avx2_impl(const std::uint16_t* data, std::int64_t n) noexcept {
+  __m256 e[4], o[4];
+  for (int m = 0; m < 4; ++m) e[m] = o[m] = _mm256_setzero_ps();
+  std::int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int m = 0; m < 4; ++m) {
+      const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(data + i + 16 * m));
+      e[m] = _mm256_add_ps(e[m], even_bf16(w));
+      o[m] = _mm256_add_ps(o[m], odd_bf16(w));
+    }
+  }
+  if (i < n) {
+    const Tail16 tail(data + i, n - i);
+    for (int m = 0; m < 4; ++m) {
+      const __m256i w = _mm256_load_si256(reinterpret_cast<const __m256i*>(tail.bits + 16 * m));
+      const __m256 even = _mm256_castsi256_ps(mask8(split_tail_count(n - i, 16 * m, 0, 8)));
+      const __m256 odd = _mm256_castsi256_ps(mask8(split_tail_count(n - i, 16 * m, 1, 8)));
+      e[m] = _mm256_blendv_ps(e[m], _mm256_add_ps(e[m], even_bf16(w)), even);
+      o[m] = _mm256_blendv_ps(o[m], _mm256_add_ps(o[m], odd_bf16(w)), odd);
+    }
+  }
+  for (int w = 2; w > 0; w /= 2) {  // w = 32, 16 in lanes
+    for (int m = 0; m < w; ++m) {
+      e[m] = _mm256_add_ps(e[m], e[m + w]);
+      o[m] = _mm256_add_ps(o[m], o[m + w]);
+    }
+  }
+  // w = 8 (halves), then 4, 2 (tree4); w = 1: even + odd
+  const float even = tree4(_mm_add_ps(_mm256_castps256_ps128(e[0]), _mm256_extractf128_ps(e[0], 1)));
+  const float odd = tree4(_mm_add_ps(_mm256_castps256_ps128(o[0]), _mm256_extractf128_ps(o[0], 1)));
+  return even + odd;
+}
+
 }  // namespace
 
 double read_f64_avx512(const double* data, std::int64_t n) noexcept { return read_f64_avx512_impl(data, n); }
@@ -215,7 +292,7 @@ float read_f16_avx512(const rb::f16* data, std::int64_t n) noexcept {
   return read16_avx512<f16x16>(reinterpret_cast<const std::uint16_t*>(data), n);
 }
 float read_bf16_avx512(const rb::bf16* data, std::int64_t n) noexcept {
-  return read16_avx512<bf16x16>(reinterpret_cast<const std::uint16_t*>(data), n);
+  return read_bf16_avx512_impl(reinterpret_cast<const std::uint16_t*>(data), n);
 }
 double read_f64_avx2(const double* data, std::int64_t n) noexcept { return read_f64_avx2_impl(data, n); }
 std::int64_t read_i32_avx2(const std::int32_t* data, std::int64_t n) noexcept { return read_i32_avx2_impl(data, n); }
@@ -223,7 +300,7 @@ float read_f16_avx2(const rb::f16* data, std::int64_t n) noexcept {
   return read16_avx2<f16x8>(reinterpret_cast<const std::uint16_t*>(data), n);
 }
 float read_bf16_avx2(const rb::bf16* data, std::int64_t n) noexcept {
-  return read16_avx2<bf16x8>(reinterpret_cast<const std::uint16_t*>(data), n);
+  return read_bf16_avx2_impl(reinterpret_cast<const std::uint16_t*>(data), n);
 }
 
 }  // namespace rb::cpu::detail

@@ -17,7 +17,7 @@ std::int64_t read_i32_avx512(const std::int32_t* data, std::int64_t n) noexcept;
 
 double read_f64_avx2(const double* data, std::int64_t n) noexcept;
 float read_f16_avx2(const rb::f16* data, std::int64_t n) noexcept;  // also needs F16C
-float read_bf16_avx2(const rb::bf16* data, std::int64_t n) noexcept;  // also needs F16C
+float read_bf16_avx2(const rb::bf16* data, std::int64_t n) noexcept;
 std::int64_t read_i32_avx2(const std::int32_t* data, std::int64_t n) noexcept;
 
 double read_f64_baseline(const double* data, std::int64_t n) noexcept;

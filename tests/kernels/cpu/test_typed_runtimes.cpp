@@ -414,7 +414,7 @@ std::vector<ReadVersion<T>> read_versions() {
   } else if constexpr (std::is_same_v<T, bf16>) {
     return {{"read_bf16", read_call<bf16, cpu::read_bf16>, ""},
             {"baseline", read_call<bf16, cpu::detail::read_bf16_baseline>, ""},
-            {"avx2_f16c", read_call<bf16, cpu::detail::read_bf16_avx2>, need_avx2_f16c()},
+            {"avx2", read_call<bf16, cpu::detail::read_bf16_avx2>, need_avx2()},
             {"avx512", read_call<bf16, cpu::detail::read_bf16_avx512>, need_avx512()}};
   } else if constexpr (std::is_same_v<T, double>) {
     return {{"read_f64in", read_call<double, cpu::read_f64in>, ""},
