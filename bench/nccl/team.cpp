@@ -85,16 +85,26 @@ Team::Team(const Options& options, const Launch& launch) : timeout_s_(options.co
   world_ = launch.size * local;
   const ncclUniqueId id = share_id(launch, rendezvous_flag);
   members_.resize(static_cast<std::size_t>(local));
-  RB_NCCL_CHECK(ncclGroupStart());
-  for (int i = 0; i < local; ++i) {
-    Member& m = members_[static_cast<std::size_t>(i)];
-    m.device = first + i;
-    m.rank = launch.rank * local + i;
-    RB_CUDA_CHECK(cudaSetDevice(m.device));
-    RB_NCCL_CHECK(ncclCommInitRank(&m.comm, world_, id, m.rank));
+  // Rank 0 retires a file rendezvous once the init returns, failed or not: a stale id file would
+  // hand the next job's ranks on that path a dead id to wait on.
+  const auto retire_id = [&] {
+    if (launch.rank == 0 && launch.size > 1) retire(choose_rendezvous(rendezvous_flag, process_env()));
+  };
+  try {
+    RB_NCCL_CHECK(ncclGroupStart());
+    for (int i = 0; i < local; ++i) {
+      Member& m = members_[static_cast<std::size_t>(i)];
+      m.device = first + i;
+      m.rank = launch.rank * local + i;
+      RB_CUDA_CHECK(cudaSetDevice(m.device));
+      RB_NCCL_CHECK(ncclCommInitRank(&m.comm, world_, id, m.rank));
+    }
+    RB_NCCL_CHECK(ncclGroupEnd());
+  } catch (...) {
+    retire_id();
+    throw;
   }
-  RB_NCCL_CHECK(ncclGroupEnd());
-  if (launch.rank == 0 && launch.size > 1) retire(choose_rendezvous(rendezvous_flag, process_env()));
+  retire_id();
   for (auto& m : members_) {
     RB_CUDA_CHECK(cudaSetDevice(m.device));
     cudaDeviceProp p{};
