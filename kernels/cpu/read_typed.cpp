@@ -100,20 +100,19 @@ RB_TARGET_AVX512 std::int64_t read_i32_avx512_impl(const std::int32_t* data, std
 
 RB_TARGET_AVX512 inline __m512 f16x16(const void* p) noexcept { return _mm512_cvtph_ps(load256(p)); }
 
-// a[k] holds lanes 16k..16k+15. Widen: 16 elements at p as 16 floats (f16; bf16: below).
-template <__m512 (*Widen)(const void*)>
-RB_TARGET_AVX512 float read16_avx512(const std::uint16_t* data, std::int64_t n) noexcept {
+// a[k] holds lanes 16k..16k+15, each 16 f16 widened by vcvtph2ps.
+RB_TARGET_AVX512 float read_f16_avx512_impl(const std::uint16_t* data, std::int64_t n) noexcept {
   __m512 a[4];
   for (auto& v : a) v = _mm512_setzero_ps();
   std::int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    for (int k = 0; k < 4; ++k) a[k] = _mm512_add_ps(a[k], Widen(data + i + 16 * k));
+    for (int k = 0; k < 4; ++k) a[k] = _mm512_add_ps(a[k], f16x16(data + i + 16 * k));
   }
   if (i < n) {
     const Tail16 tail(data + i, n - i);
     for (int k = 0; k < 4; ++k) {
       const auto mask = static_cast<__mmask16>((1u << tail_count(n - i, 16 * k, 16)) - 1u);
-      a[k] = _mm512_mask_add_ps(a[k], mask, a[k], Widen(tail.bits + 16 * k));
+      a[k] = _mm512_mask_add_ps(a[k], mask, a[k], f16x16(tail.bits + 16 * k));
     }
   }
   const __m512 v = _mm512_add_ps(_mm512_add_ps(a[0], a[2]), _mm512_add_ps(a[1], a[3]));  // w = 32, 16
@@ -220,20 +219,19 @@ RB_TARGET_AVX2 std::int64_t read_i32_avx2_impl(const std::int32_t* data, std::in
 
 RB_TARGET_AVX2_F16C inline __m256 f16x8(const void* p) noexcept { return _mm256_cvtph_ps(load128(p)); }
 
-// a[k] holds lanes 8k..8k+7 (f16; bf16 has its own version below, with no conversion).
-template <__m256 (*Widen)(const void*)>
-RB_TARGET_AVX2_F16C float read16_avx2(const std::uint16_t* data, std::int64_t n) noexcept {
+// a[k] holds lanes 8k..8k+7, each 8 f16 widened by vcvtph2ps.
+RB_TARGET_AVX2_F16C float read_f16_avx2_impl(const std::uint16_t* data, std::int64_t n) noexcept {
   __m256 a[8];
   for (auto& v : a) v = _mm256_setzero_ps();
   std::int64_t i = 0;
   for (; i + kLanes <= n; i += kLanes) {
-    for (int k = 0; k < 8; ++k) a[k] = _mm256_add_ps(a[k], Widen(data + i + 8 * k));
+    for (int k = 0; k < 8; ++k) a[k] = _mm256_add_ps(a[k], f16x8(data + i + 8 * k));
   }
   if (i < n) {
     const Tail16 tail(data + i, n - i);
     for (int k = 0; k < 8; ++k) {
       const __m256 mask = _mm256_castsi256_ps(mask8(tail_count(n - i, 8 * k, 8)));
-      a[k] = _mm256_blendv_ps(a[k], _mm256_add_ps(a[k], Widen(tail.bits + 8 * k)), mask);
+      a[k] = _mm256_blendv_ps(a[k], _mm256_add_ps(a[k], f16x8(tail.bits + 8 * k)), mask);
     }
   }
   for (int w = 4; w > 0; w /= 2) {  // w = 32, 16, 8 in lanes
@@ -289,7 +287,7 @@ std::int64_t read_i32_avx512(const std::int32_t* data, std::int64_t n) noexcept 
   return read_i32_avx512_impl(data, n);
 }
 float read_f16_avx512(const rb::f16* data, std::int64_t n) noexcept {
-  return read16_avx512<f16x16>(reinterpret_cast<const std::uint16_t*>(data), n);
+  return read_f16_avx512_impl(reinterpret_cast<const std::uint16_t*>(data), n);
 }
 float read_bf16_avx512(const rb::bf16* data, std::int64_t n) noexcept {
   return read_bf16_avx512_impl(reinterpret_cast<const std::uint16_t*>(data), n);
@@ -297,7 +295,7 @@ float read_bf16_avx512(const rb::bf16* data, std::int64_t n) noexcept {
 double read_f64_avx2(const double* data, std::int64_t n) noexcept { return read_f64_avx2_impl(data, n); }
 std::int64_t read_i32_avx2(const std::int32_t* data, std::int64_t n) noexcept { return read_i32_avx2_impl(data, n); }
 float read_f16_avx2(const rb::f16* data, std::int64_t n) noexcept {
-  return read16_avx2<f16x8>(reinterpret_cast<const std::uint16_t*>(data), n);
+  return read_f16_avx2_impl(reinterpret_cast<const std::uint16_t*>(data), n);
 }
 float read_bf16_avx2(const rb::bf16* data, std::int64_t n) noexcept {
   return read_bf16_avx2_impl(reinterpret_cast<const std::uint16_t*>(data), n);
