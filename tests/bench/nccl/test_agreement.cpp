@@ -325,38 +325,36 @@ TEST(AgreementChannel, TcpThenTheIdOnTheSamePort) {
   EXPECT_EQ(got, id);
 }
 
+// What a rank that waits alone throws: `wait` must fail with a message containing `says`.
+template <class Wait>
+void expect_gives_up(Wait wait, const std::string& says, const char* otherwise) {
+  try {
+    wait();
+    ADD_FAILURE() << otherwise;
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+  }
+}
+
 TEST(AgreementChannel, GivesUpWithAReason) {
   const auto dir = std::filesystem::temp_directory_path() / ("rb_agreement_alone_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const Rendezvous f = parse_rendezvous("file:" + (dir / "id").string());
-  try {
-    open_channel(f, 0, 2, 0.3)->gather("x");
-    FAIL() << "rank 1 never came";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("0 of 1 ranks wrote their arguments beside"), std::string::npos) << e.what();
-  }
-  try {
-    auto c = open_channel(f, 1, 2, 0.3);
-    c->gather("x");
-    c->broadcast({});
-    FAIL() << "rank 0 never answered";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("no answer from rank 0"), std::string::npos) << e.what();
-  }
+  expect_gives_up([&] { open_channel(f, 0, 2, 0.3)->gather("x"); }, "0 of 1 ranks wrote their arguments beside",
+                  "rank 1 never came");
+  expect_gives_up(
+      [&] {
+        auto c = open_channel(f, 1, 2, 0.3);
+        c->gather("x");
+        c->broadcast({});
+      },
+      "no answer from rank 0", "rank 0 never answered");
   std::filesystem::remove_all(dir);
   const Rendezvous t = parse_rendezvous("tcp:127.0.0.1:" + std::to_string(free_port()));
-  try {
-    open_channel(t, 0, 3, 0.3)->gather("x");
-    FAIL() << "ranks 1 and 2 never came";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("0 of 2 ranks sent their arguments"), std::string::npos) << e.what();
-  }
-  try {
-    open_channel(t, 1, 3, 0.3)->gather("x");
-    FAIL() << "rank 0 never listened";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("rank 0 did not listen"), std::string::npos) << e.what();
-  }
+  expect_gives_up([&] { open_channel(t, 0, 3, 0.3)->gather("x"); }, "0 of 2 ranks sent their arguments",
+                  "ranks 1 and 2 never came");
+  expect_gives_up([&] { open_channel(t, 1, 3, 0.3)->gather("x"); }, "rank 0 did not listen",
+                  "rank 0 never listened");
 }
 
 }  // namespace
