@@ -1,9 +1,10 @@
 #pragma once
-// The one adapter every hand-written CUDA variant shares (kernels/cuda/sum.hpp's shape):
+// The one adapter every hand-written CUDA variant shares (kernels/cuda/sum.hpp's shape, and
+// typed.hpp's for the other element types):
 //   constructor (untimed): scratch sized for n by the variant, which also queries and caches the
 //     SM count and occupancy there, then prepare() (onepass zeroes its slots) and a stream sync;
 //   enqueue: the variant's launches, nothing else;
-//   result: the float or double the variant wrote.
+//   result: the float, double or long long the variant wrote.
 //   structure: from the variant's launch geometry at n (kernel_structure below).
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 
 #include "bench/gpu/backend.hpp"
 #include "kernels/cuda/sum.hpp"
+#include "kernels/cuda/typed.hpp"
 
 namespace rb::bench::gpu {
 
@@ -34,12 +36,12 @@ inline Structure kernel_structure(const rb::cuda::Geometry& g, std::int64_t n, A
   return s;
 }
 
-template <class Out>
+// T: the element type read; Out: what the variant writes; V: its variant type (sum.hpp's Variant
+// for floats, typed.hpp's TypedVariant for the other element types).
+template <class T, class Out, class V>
 class CudaKernelSum final : public GpuBackend {
-  static_assert(std::is_same_v<Out, float> || std::is_same_v<Out, double>);
-
  public:
-  CudaKernelSum(const GpuProblem& p, const rb::cuda::Variant<Out>& v, Accumulator acc)
+  CudaKernelSum(const GpuProblemOf<T>& p, const V& v, Accumulator acc)
       : v_(v), in_(p.input), n_(p.n), out_(p.out), acc_(acc) {
     const std::size_t bytes = v_.scratch_bytes(n_);
     scratch_ = p.scratch.get(bytes);
@@ -54,8 +56,8 @@ class CudaKernelSum final : public GpuBackend {
   }
 
  private:
-  rb::cuda::Variant<Out> v_;
-  const float* in_;
+  V v_;
+  const T* in_;
   std::int64_t n_;
   ResultSlot out_;
   Accumulator acc_;
@@ -66,9 +68,19 @@ class CudaKernelSum final : public GpuBackend {
 // and returns a double).
 template <class Out>
 BackendDef<float> cuda_kernel(std::string name, const rb::cuda::Variant<Out>& v, std::optional<Accumulator> acc = {}) {
+  static_assert(std::is_same_v<Out, float> || std::is_same_v<Out, double>);
   const Accumulator a = acc.value_or(std::is_same_v<Out, double> ? Accumulator::f64 : Accumulator::f32);
   return {std::move(name), OnGpu<float>{[v, a](const GpuProblem& p) -> std::unique_ptr<GpuBackend> {
-            return std::make_unique<CudaKernelSum<Out>>(p, v, a);
+            return std::make_unique<CudaKernelSum<float, Out, rb::cuda::Variant<Out>>>(p, v, a);
+          }}};
+}
+
+// The same for a variant over elements of T (kernels/cuda/typed.hpp), adding in SumType<T>.
+template <class T>
+BackendDef<T> typed_kernel(std::string name, const rb::cuda::TypedVariant<T>& v) {
+  using Out = rb::cuda::SumType<T>;
+  return {std::move(name), OnGpu<T>{[v](const GpuProblemOf<T>& p) -> std::unique_ptr<GpuBackend> {
+            return std::make_unique<CudaKernelSum<T, Out, rb::cuda::TypedVariant<T>>>(p, v, accumulator_for<Out>());
           }}};
 }
 

@@ -6,7 +6,11 @@
 //   ..._block, ..._early     the shipped completions, FinishBlock and FinishEarly, on any shape;
 //   tune/onepass_f64/*       the same kernels in double;
 //   tune/single/t<threads>_u<loads>   the lean one-block kernel (skipped above one tile);
-//   tune/lean[_f64]/t.._u.._b..   the shipped one-tile-per-block grid (OneTileGrid) on any shape.
+//   tune/lean[_f64]/t.._u.._b..   the shipped one-tile-per-block grid (OneTileGrid) on any shape;
+//   ..._s<cycles>, ..._late  the same, or the Large grid, completed by FinishStaggered (the Wide
+//                            path's, warps that many cycles apart) or FinishLate (kernels/cuda/
+//                            experimental/lean_completions.cuh); --dtype=f64 also over doubles;
+//   tune/leanread/t.._u.._b..   OneTileGrid's read alone (FinishNone: the host adds the partials).
 // Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh with its figures. (vec4 against vec4_ilp4, for
@@ -15,13 +19,17 @@
 // Bounds: threads x blocks <= 2048 (an sm_90 SM's thread limit), and loads in flight fit the
 // register budget __launch_bounds__ gives them (65536 / (threads x blocks) per thread; 8 float4s
 // alone are 32 registers, so unroll 8 only where 64 or more are left).
+#include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 #include <type_traits>
 
 #include "bench/backends/cuda_kernel.hpp"
 #include "bench/backends/cub_structure.hpp"
 #include "bench/session.hpp"
 #include "kernels/cuda/experimental/completions.cuh"
+#include "kernels/cuda/experimental/lean_completions.cuh"
 #include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
 
@@ -75,6 +83,134 @@ BackendDef<float> lean() {
 
 using rb::cuda::FinishBlock;
 using rb::cuda::FinishEarly;
+template <int Cycles>
+using Staggered = rb::cuda::FinishStaggered<Cycles>;
+
+// A FinishStaggered kernel: its name's suffix, and a skip where its grid outgrows one batch.
+template <class Kernel, class T>
+BackendDef<T> staggered_row(BackendDef<T> def) {
+  auto& on_gpu = std::get<OnGpu<T>>(def.measure);
+  on_gpu.make = [make = on_gpu.make](const GpuProblemOf<T>& p) {
+    if (Kernel::geometry(p.n).grid > Staggered<0>::kMaxGrid)
+      throw Skip("FinishStaggered polls one batch: at most " + std::to_string(Staggered<0>::kMaxGrid) + " blocks");
+    return make(p);
+  };
+  return def;
+}
+
+// tune/lean/t.._u.._b.._s<Cycles> over floats (Acc float) or doubles (Acc double, T double).
+template <class T, int Threads, int Unroll, int BlocksPerSm, int Cycles>
+BackendDef<T> lean_staggered() {
+  using Shape = rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>;
+  using Kernel = rb::cuda::OneTileGrid<T, Shape, T, Staggered<Cycles>>;
+  const std::string name = "tune/lean/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
+                           std::to_string(BlocksPerSm) + "_s" + std::to_string(Cycles);
+  if constexpr (std::is_same_v<T, float>) {
+    return staggered_row<Kernel>(cuda_kernel(name, Kernel::variant()));
+  } else {
+    return staggered_row<Kernel>(typed_kernel<T>(name, Kernel::variant()));
+  }
+}
+
+// tune/onepass/t512_u8_b2_s<Cycles>: the Large grid (its loop) completed by FinishStaggered.
+template <int Cycles>
+BackendDef<float> large_staggered() {
+  using Kernel = rb::cuda::Onepass<float, rb::cuda::OnepassLargeShape, Staggered<Cycles>>;
+  return staggered_row<Kernel>(
+      cuda_kernel(row_name<float, 512, 8, 2>(("_s" + std::to_string(Cycles)).c_str()), Kernel::variant()));
+}
+
+// tune/lean/t.._u.._b.. over doubles: OneTileGrid with FinishEarly, as cuda/onepass@f64's Mid path.
+template <int Threads, int Unroll, int BlocksPerSm>
+BackendDef<double> lean_doubles() {
+  using Kernel = rb::cuda::OneTileGrid<double, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, double>;
+  return typed_kernel<double>("tune/lean/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
+                                  std::to_string(BlocksPerSm),
+                              Kernel::variant());
+}
+
+template <class Shape>
+std::string shape_name() {
+  return "t" + std::to_string(Shape::threads) + "_u" + std::to_string(Shape::unroll) + "_b" +
+         std::to_string(Shape::blocks_per_sm);
+}
+
+// tune/lean/t.._u.._b.._late over T (Acc: SumType<T>).
+template <class T, class Shape>
+BackendDef<T> lean_late() {
+  using Kernel = rb::cuda::OneTileGrid<T, Shape, T, rb::cuda::experimental::FinishLate>;
+  const std::string name = "tune/lean/" + shape_name<Shape>() + "_late";
+  if constexpr (std::is_same_v<T, float>) {
+    return cuda_kernel(name, Kernel::variant());
+  } else {
+    return typed_kernel<T>(name, Kernel::variant());
+  }
+}
+
+// tune/leanread/t.._u.._b..: OneTileGrid with no completion; result() adds the blocks' partials on
+// the host in double, after timing.
+template <class T, class Shape>
+class LeanRead final : public GpuBackend {
+  using Kernel = rb::cuda::OneTileGrid<T, Shape, T, rb::cuda::experimental::FinishNone>;
+
+ public:
+  explicit LeanRead(const GpuProblemOf<T>& p) : in_(p.input), n_(p.n), stream_(p.stream) {
+    bytes_ = Kernel::scratch_bytes(n_);
+    scratch_ = p.scratch.get(bytes_);
+  }
+  void enqueue(cudaStream_t stream) override { Kernel::sum(in_, n_, scratch_, nullptr, stream); }
+  double result() override {
+    std::vector<T> host(bytes_ / sizeof(T));
+    RB_CUDA_CHECK(cudaMemcpyAsync(host.data(), scratch_, bytes_, cudaMemcpyDeviceToHost, stream_));
+    RB_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    double sum = 0;
+    for (const T v : host) sum += static_cast<double>(v);
+    return sum;
+  }
+  Structure structure() const override {
+    return kernel_structure(Kernel::geometry(n_), n_, accumulator_for<T>(), false);
+  }
+
+ private:
+  const T* in_;
+  std::int64_t n_;
+  cudaStream_t stream_;
+  std::size_t bytes_ = 0;
+  void* scratch_ = nullptr;
+};
+
+template <class T, class Shape>
+BackendDef<T> lean_read() {
+  return {"tune/leanread/" + shape_name<Shape>(), OnGpu<T>{[](const GpuProblemOf<T>& p) -> std::unique_ptr<GpuBackend> {
+            return std::make_unique<LeanRead<T, Shape>>(p);
+          }}};
+}
+
+using Mid = rb::cuda::LaunchShape<256, 4, 4>;
+using Mid8 = rb::cuda::LaunchShape<256, 8, 4>;
+using Large = rb::cuda::LaunchShape<512, 8, 2>;
+
+template <class T>
+std::vector<BackendDef<T>> late_and_read() {
+  return {lean_late<T, Mid>(),  lean_late<T, Mid8>(),  lean_late<T, Large>(),
+          lean_read<T, Mid>(),  lean_read<T, Mid8>(),  lean_read<T, Large>()};
+}
+
+std::vector<BackendDef<float>> staggered_grid() {
+  return {lean_staggered<float, 256, 4, 4, 32>(),  lean_staggered<float, 256, 4, 4, 64>(),
+          lean_staggered<float, 256, 4, 4, 128>(), lean_staggered<float, 256, 8, 4, 64>(),
+          lean_staggered<float, 512, 8, 2, 64>(),  large_staggered<64>()};
+}
+
+std::vector<BackendDef<double>> doubles_grid() {
+  return {lean_doubles<256, 4, 4>(),
+          lean_doubles<256, 8, 4>(),
+          lean_doubles<512, 8, 2>(),
+          lean_staggered<double, 256, 4, 4, 32>(),
+          lean_staggered<double, 256, 4, 4, 64>(),
+          lean_staggered<double, 256, 4, 4, 128>(),
+          lean_staggered<double, 256, 8, 4, 64>()};
+}
 
 std::vector<BackendDef<float>> tuning_grid() {
   return {
@@ -119,5 +255,9 @@ std::vector<BackendDef<float>> tuning_grid() {
 }  // namespace
 
 RB_REGISTER_BACKEND(tuning_grid());
+RB_REGISTER_BACKEND(staggered_grid());
+RB_REGISTER_BACKEND(doubles_grid());
+RB_REGISTER_BACKEND(late_and_read<float>());
+RB_REGISTER_BACKEND(late_and_read<double>());
 
 }  // namespace rb::bench::gpu

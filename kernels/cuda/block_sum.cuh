@@ -39,6 +39,27 @@ __device__ __forceinline__ T block_sum(T v, BlockSumStorage<T, Threads>& storage
   return v;
 }
 
+// The same sum in every thread: every warp runs the second level over the warp sums (the same
+// additions as block_sum's warp 0, so the same bits in every thread). For a finisher whose warps
+// all need it (finish_staggered.cuh).
+template <int Threads, class T>
+__device__ __forceinline__ T block_sum_everywhere(T v, BlockSumStorage<T, Threads>& storage) {
+  constexpr int kWarps = Threads / kWarpSize;
+  constexpr int kSecondLevelLanes = [] {
+    int lanes = 1;
+    while (lanes < kWarps) lanes *= 2;
+    return lanes;
+  }();
+  v = warp_sum(v);
+  if constexpr (kWarps > 1) {
+    const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
+    if (lane == 0) storage.warp[threadIdx.x / kWarpSize] = v;
+    __syncthreads();
+    v = warp_sum<kSecondLevelLanes>(lane < kWarps ? storage.warp[lane] : T(0));
+  }
+  return v;
+}
+
 // Sum of p[0, count) in an order fixed by count and Threads alone (thread t adds p[t],
 // p[t + Threads], ..., then block_sum), so the same partials always give the same bits.
 // Loads go through L2 (__ldcg): p was written by other blocks, of this grid or of an earlier

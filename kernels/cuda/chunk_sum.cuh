@@ -81,6 +81,17 @@ __device__ __forceinline__ Acc thread_share(const SplitOf<T>& x, const EvenShare
   return v;
 }
 
+// A completion's finish() (what onepass_kernel calls) from its complete(v, slots, out, storage),
+// which takes this thread's share: FinishEarly and FinishStaggered derive from it.
+template <class Finish>
+struct CompletesShare {
+  template <class Shape, class Acc, class T, class Word>
+  __device__ __forceinline__ static void finish(const SplitOf<T>& x, const EvenShare& share, Word* slots, Acc* out,
+                                                BlockSumStorage<Acc, Shape::threads>& storage) {
+    Finish::template complete<Shape>(thread_share<Acc, Shape, T>(x, share), slots, out, storage);
+  }
+};
+
 // The block's chunk (share.block(blockIdx.x)) summed, block 0 also adding the head and tail.
 // Valid in thread 0. The additions' order depends only on the split, the share and the shape,
 // never on timing: the same input pointer, n and grid always give the same bits.

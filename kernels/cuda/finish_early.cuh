@@ -14,16 +14,8 @@
 
 namespace rb::cuda {
 
-struct FinishEarly {
-  // Every thread of the grid: its block sums its chunk of x (share, elements of T), the finisher
-  // writes the sum.
-  template <class Shape, class Acc, class T>
-  __device__ __forceinline__ static void finish(const SplitOf<T>& x, const EvenShare& share, detail::Slot<Acc>* slots,
-                                                Acc* out, BlockSumStorage<Acc, Shape::threads>& storage) {
-    complete<Shape>(thread_share<Acc, Shape>(x, share), slots, out, storage);
-  }
-
-  // The same from this thread's part of its block's sum, v.
+struct FinishEarly : CompletesShare<FinishEarly> {
+  // Every thread of the grid, with its part v of its block's sum: the finisher writes the sum.
   template <class Shape, class Acc>
   __device__ __forceinline__ static void complete(Acc v, detail::Slot<Acc>* slots, Acc* out,
                                                   BlockSumStorage<Acc, Shape::threads>& storage) {

@@ -194,12 +194,13 @@ struct MmaGrid {
   }
 };
 
-// onepass's sm_90 shapes (tuning.cuh), switching at the same number of bytes as onepass does.
+// onepass's sm_90 Mid and Large shapes (tuning.cuh), switching at 3 MiB, where onepass switched
+// before its Wide path (measured for onepass only) took 1.5-4 MiB.
 template <class T>
 struct Paths {
   using Mid = MmaGrid<T, OnepassMidShape>;
   using Large = MmaGrid<T, OnepassLargeShape>;
-  static constexpr std::int64_t kLargeMinN = kOnepassLargeMinN * 4 / static_cast<std::int64_t>(sizeof(T));
+  static constexpr std::int64_t kLargeMinN = (std::int64_t{3} << 20) / static_cast<std::int64_t>(sizeof(T));
 
   template <class F>
   static decltype(auto) dispatch(std::int64_t n, F&& f) {

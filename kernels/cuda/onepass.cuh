@@ -48,6 +48,7 @@
 #include "kernels/cuda/elements.cuh"
 #include "kernels/cuda/finish_block.cuh"
 #include "kernels/cuda/finish_early.cuh"
+#include "kernels/cuda/finish_staggered.cuh"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/residency.cuh"
 #include "kernels/cuda/slots.cuh"
@@ -130,8 +131,8 @@ __device__ __forceinline__ void single_block_sum(const T* x, int n, Acc* out,
 }
 
 // A grid of one tile per block (OneTileGrid): block b sums the body's tile b (Shape::unroll rows)
-// as the single block sums its one tile, block 0 the edges too, then FinishEarly.
-template <class T, class Acc, class Shape>
+// as the single block sums its one tile, block 0 the edges too, then Finish (FinishEarly).
+template <class T, class Acc, class Shape, class Finish = FinishEarly>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void one_tile_kernel(
     SplitOf<T> x, Slot<Acc>* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
@@ -139,7 +140,7 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void one_tile
   // The edges' loads first, so that they are in flight with the tile's rather than after its adds.
   const T e = blockIdx.x == 0 ? x.edge(static_cast<int>(threadIdx.x)) : T{};
   const Acc mine = tile_thread_sum<T, Acc, Shape>(x.body, first, static_cast<int>(x.body_n));
-  FinishEarly::complete<Shape>(mine + Element<T>::template widen<Acc>(e), slots, out, storage);
+  Finish::template complete<Shape>(mine + Element<T>::template widen<Acc>(e), slots, out, storage);
 }
 
 template <class Acc, class Shape>
@@ -228,9 +229,17 @@ struct Onepass {
     RB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, stream));
   }
 
+  // A completion that collects one batch of slots (FinishStaggered) takes grids up to its kMaxGrid.
+  static void check_grid(int blocks) {
+    if constexpr (requires { Finish::kMaxGrid; }) {
+      if (blocks > Finish::kMaxGrid) throw std::invalid_argument("Onepass: grid beyond the completion's one batch");
+    }
+  }
+
   static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const auto x = split_aligned(detail::device_elements(in), n);
     const int blocks = grid(n);
+    check_grid(blocks);
     if constexpr (std::is_integral_v<Acc>) {
       // Every block's partial above INT64_MIN, the empty slot (slots.cuh): fewer than 2^32 int32s
       // a block. Beyond any device's memory with a full grid, but checked.
@@ -250,10 +259,11 @@ struct Onepass {
 // block's body (one_tile_kernel): no loop, 32-bit indices, every load of a thread issued at once.
 // Needs grid(n) <= max_grid (one tile per resident block); beyond, as on a device with few SMs,
 // the looping grid. The same grid, scratch and completion either way.
-template <class Acc, class Shape, class T = float>
-struct OneTileGrid : Onepass<Acc, Shape, FinishEarly, T> {
-  using Loop = Onepass<Acc, Shape, FinishEarly, T>;
-  static constexpr auto kKernel = &detail::one_tile_kernel<detail::DeviceElementOf<T>, Acc, Shape>;
+// Finish: FinishEarly, or any completion with its complete(v, slots, out, storage).
+template <class Acc, class Shape, class T = float, class Finish = FinishEarly>
+struct OneTileGrid : Onepass<Acc, Shape, Finish, T> {
+  using Loop = Onepass<Acc, Shape, Finish, T>;
+  static constexpr auto kKernel = &detail::one_tile_kernel<detail::DeviceElementOf<T>, Acc, Shape, Finish>;
 
   static int max_grid() {
     return std::min(Loop::max_grid(),
@@ -266,6 +276,7 @@ struct OneTileGrid : Onepass<Acc, Shape, FinishEarly, T> {
   static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const int blocks = Loop::grid(n);
     if (ceil_div(n, Loop::kTile) > max_grid()) return Loop::sum(in, n, scratch, out, stream);
+    Loop::check_grid(blocks);
     const auto x = split_aligned(detail::device_elements(in), n);
     kKernel<<<blocks, Shape::threads, 0, stream>>>(x, static_cast<typename Loop::Word*>(scratch), out);
     RB_CUDA_CHECK_LAUNCH();
@@ -277,11 +288,13 @@ struct OneTileGrid : Onepass<Acc, Shape, FinishEarly, T> {
 // range of n (tuning.cuh has the figures behind sm_90's):
 //   n <= TinyShape's tile              one lean block (SingleBlock)
 //   n <= SmallShape's tile             one lean block of the Small shape
-//   n <  Tuning::large_min_n           a grid of MidShape blocks, FinishEarly (one tile per block
+//   n <  Tuning::wide_min_n            a grid of MidShape blocks, FinishEarly (one tile per block
 //                                      where Tuning::one_tile_mid: OneTileGrid)
+//   n <  Tuning::large_min_n           a grid of WideShape blocks, one tile each (OneTileGrid),
+//                                      FinishStaggered
 //   n <  Tuning::block_collect_min_n   a grid of LargeShape blocks, FinishEarly
 //   otherwise                          the same grid, FinishBlock
-// (tiles and thresholds in elements of T, the same bytes as for floats: large_min_n,
+// (tiles and thresholds in elements of T, the same bytes as for floats: wide_min_n, large_min_n,
 // block_collect_min_n below). Every path leaves its scratch zeroed, so a caller may alternate n
 // freely on one buffer.
 template <class Acc, class Tuning, class T = float>
@@ -290,16 +303,23 @@ struct OnepassTuned {
   using Small = SingleBlock<Acc, typename Tuning::SmallShape, T>;
   using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T>,
                                  Onepass<Acc, typename Tuning::MidShape, FinishEarly, T>>;
+  using Wide = OneTileGrid<Acc, typename Tuning::WideShape, T, FinishStaggered<kOnepassStaggerCycles>>;
   using Large = Onepass<Acc, typename Tuning::LargeShape, FinishEarly, T>;
   using Huge = Onepass<Acc, typename Tuning::LargeShape, FinishBlock, T>;
+  static constexpr std::int64_t wide_min_n = elements_for_floats<T>(Tuning::wide_min_n);
   static constexpr std::int64_t large_min_n = elements_for_floats<T>(Tuning::large_min_n);
+  static_assert(Tuning::wide_min_n == Tuning::large_min_n ||
+                    (Tuning::large_min_n - 2) / Tuning::WideShape::tile_floats + 1 <
+                        FinishStaggered<kOnepassStaggerCycles>::kMaxGrid,
+                "the Wide grid within one FinishStaggered batch");
   static constexpr std::int64_t block_collect_min_n = elements_for_floats<T>(Tuning::block_collect_min_n);
 
-  enum class Path { tiny, small, mid, large, huge };
+  enum class Path { tiny, small, mid, wide, large, huge };
   static Path path(std::int64_t n) {
     if (n <= Tiny::kMaxN) return Path::tiny;
     if (n <= Small::kMaxN) return Path::small;
-    if (n < large_min_n) return Path::mid;
+    if (n < wide_min_n) return Path::mid;
+    if (n < large_min_n) return Path::wide;
     return n < block_collect_min_n ? Path::large : Path::huge;
   }
 
@@ -310,6 +330,7 @@ struct OnepassTuned {
       case Path::tiny: return f(Tiny{});
       case Path::small: return f(Small{});
       case Path::mid: return f(Mid{});
+      case Path::wide: return f(Wide{});
       case Path::huge: return f(Huge{});
       default: return f(Large{});
     }

@@ -54,7 +54,8 @@ inline constexpr std::int64_t kAutoIlp4MinN = std::int64_t{1} << 21;
 using OnepassTinyShape = LaunchShape<256, 4, 1>;
 using OnepassSmallShape = LaunchShape<512, 8, 1>;
 
-// A grid: Mid below kOnepassLargeMinN, Large from it (results/h200/tuning.md#round-8):
+// A grid: Mid, then Wide (below), then Large above 2^20 floats (4 MiB). Mid against Large, before
+// Wide took 1.5-4 MiB (results/h200/tuning.md#round-8):
 //   n                  2^17  2^18  2^19  2^20  2^22
 //   t256_u4_b4         4.99  5.01  5.54  6.15 10.59    Mid
 //   t512_u8_b2         5.26  5.45  5.45  5.98  9.04    Large
@@ -68,7 +69,22 @@ using OnepassSmallShape = LaunchShape<512, 8, 1>;
 //   one tile per block  4.54  4.67  4.67  4.96  5.38
 using OnepassMidShape = LaunchShape<256, 4, 4>;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
-inline constexpr std::int64_t kOnepassLargeMinN = std::int64_t{3} << 18;
+inline constexpr std::int64_t kOnepassLargeMinN = (std::int64_t{1} << 20) + 1;
+
+// Wide: from 1.5 MiB to 4 MiB of input, tiles of 256 x 8, one per block, completed by
+// FinishStaggered (finish_staggered.cuh), instead of the top of Mid and the bottom of Large. The
+// same bytes in float and in double, cold medians of two runs, of 3 and of 5 repetitions
+// (results/h200/tuning.md#round-19; -: not measured):
+//   input             1 MiB       1.5 MiB     2 MiB       3 MiB       4 MiB
+//   f32 Mid/Large     4.83 4.96   4.96 4.96   5.28 5.25   -           5.95 5.95
+//   f32 Wide          4.83 4.74   4.96 4.96   5.06 4.96   -           5.76 5.86
+//   f64 Mid/Large     5.06 5.02   -           5.54 5.50   5.89 5.89   5.98 6.11
+//   f64 Wide          5.15 5.06   -           5.25 5.25   5.50 5.70   5.95 6.08
+// Below 1.5 MiB Mid stays ahead by up to 0.2 µs; 4 MiB is 128 Wide tiles, far inside one
+// FinishStaggered batch (257 blocks).
+using OnepassWideShape = LaunchShape<256, 8, 4>;
+inline constexpr std::int64_t kOnepassWideMinN = std::int64_t{3} << 17;
+inline constexpr int kOnepassStaggerCycles = 64;
 
 // Who adds the partials: FinishEarly below this n, FinishBlock from it. FinishEarly's one batch
 // holds 256 slots, the Large grid up to 2^22; at 2^23 (264 blocks) it lost 13.69 vs 13.03
@@ -83,7 +99,8 @@ using ReadShape = OnepassLargeShape;
 
 // cuda/onepass's tables, one per TuningEntry (onepass.cuh: OnepassTuned runs one). Paths by n:
 //   n <= TinyShape's tile: one lean block; n <= SmallShape's tile: one lean block of that shape;
-//   n < large_min_n: a MidShape grid, FinishEarly (one tile per block where one_tile_mid);
+//   n < wide_min_n: a MidShape grid, FinishEarly (one tile per block where one_tile_mid);
+//   n < large_min_n: a WideShape grid, one tile per block, FinishStaggered;
 //   n < block_collect_min_n: a LargeShape grid,
 //   FinishEarly; otherwise the LargeShape grid, FinishBlock.
 // The selector: OnepassBySize (the shipped variant) resolves TuningEntry::automatic per launch to
@@ -96,8 +113,10 @@ struct OnepassSm90Tuning {
   using TinyShape = OnepassTinyShape;
   using SmallShape = OnepassSmallShape;
   using MidShape = OnepassMidShape;
+  using WideShape = OnepassWideShape;
   using LargeShape = OnepassLargeShape;
   static constexpr bool one_tile_mid = true;
+  static constexpr std::int64_t wide_min_n = kOnepassWideMinN;
   static constexpr std::int64_t large_min_n = kOnepassLargeMinN;
   static constexpr std::int64_t block_collect_min_n = kOnepassBlockCollectMinN;
 };
@@ -117,7 +136,7 @@ struct OnepassSm90Tuning {
 //   - n <= 4096 (one 256 x 4 tile): one lean block, as on sm_90 (no grid, no scratch). No
 //     512 x 8 Small block: its edge on the H200 (0.18 µs at 8192 floats) rests on what one SM
 //     streams, which differs by device; the grid is the portable choice above one tile.
-//   - one grid shape above (Mid and Large are the same; there is no Large path). Completion by the
+//   - one grid shape above (Mid, Wide and Large are the same; there is no Wide or Large path). Completion by the
 //     same rule as sm_90's threshold (2^22 = 256 Large tiles): FinishEarly while the grid is at
 //     most 256 blocks, one batch of its slots per lane (n <= 256 tiles = 2^20 floats), FinishBlock
 //     beyond, where a second batch would cost FinishEarly another L2 round trip.
@@ -125,10 +144,12 @@ struct OnepassGenericTuning {
   using TinyShape = LaunchShape<256, 4, 1>;
   using SmallShape = TinyShape;
   using MidShape = LaunchShape<256, 4, 4>;
+  using WideShape = MidShape;
   using LargeShape = MidShape;
   static constexpr bool one_tile_mid = false;  // measured on sm_90 only
   static constexpr std::int64_t block_collect_min_n = 256 * MidShape::tile_floats + 1;
   static constexpr std::int64_t large_min_n = block_collect_min_n;
+  static constexpr std::int64_t wide_min_n = large_min_n;  // no Wide path
 };
 
 }  // namespace rb::cuda

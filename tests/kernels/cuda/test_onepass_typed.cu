@@ -205,7 +205,8 @@ std::vector<std::int64_t> sizes_for(const TypedVariant<T>& v) {
   // Large grid's first full wave.
   const std::int64_t mid_grid_step = Tuned::Small::kMaxN + rb::cuda::kTileOf<typename Tuning::MidShape, T>;
   for (const std::int64_t edge :
-       {Tuned::Tiny::kMaxN, Tuned::Small::kMaxN, mid_grid_step, Tuned::large_min_n, Tuned::block_collect_min_n, full}) {
+       {Tuned::Tiny::kMaxN, Tuned::Small::kMaxN, mid_grid_step, Tuned::wide_min_n, Tuned::large_min_n,
+        Tuned::block_collect_min_n, full}) {
     for (const std::int64_t n : {edge - 1, edge, edge + 1}) sizes.push_back(n);
   }
   std::sort(sizes.begin(), sizes.end());

@@ -42,8 +42,8 @@ TEST(RefRead, PartialsAddUpToTheSum) {
 
 TEST(RefRead, SameGridAsOnepassAtLargeN) {
   RB_REQUIRE_GPU();
-  // ref/read reads with onepass's large shape; below kOnepassLargeMinN onepass uses its small one.
-  for (const std::int64_t n : {rb::cuda::kOnepassLargeMinN, std::int64_t{1} << 20, std::int64_t{1} << 30}) {
+  // ref/read reads with onepass's Large shape; below kOnepassLargeMinN onepass uses smaller tiles.
+  for (const std::int64_t n : {rb::cuda::kOnepassLargeMinN, std::int64_t{1} << 22, std::int64_t{1} << 30}) {
     EXPECT_EQ(rb::cuda::ref::read_blocks(n), rb::cuda::onepass.geometry(n).grid) << "n " << n;
   }
 }

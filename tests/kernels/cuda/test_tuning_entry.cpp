@@ -42,8 +42,12 @@ TEST(TuningEntry, Sm90EntryIsTheMeasuredTable) {
   EXPECT_TRUE((std::is_same_v<T::TinyShape, rb::cuda::LaunchShape<256, 4, 1>>));
   EXPECT_TRUE((std::is_same_v<T::SmallShape, rb::cuda::LaunchShape<512, 8, 1>>));
   EXPECT_TRUE((std::is_same_v<T::MidShape, rb::cuda::LaunchShape<256, 4, 4>>));
+  EXPECT_TRUE((std::is_same_v<T::WideShape, rb::cuda::LaunchShape<256, 8, 4>>));
   EXPECT_TRUE((std::is_same_v<T::LargeShape, rb::cuda::LaunchShape<512, 8, 2>>));
-  EXPECT_EQ(T::large_min_n, std::int64_t{3} << 18);
+  EXPECT_EQ(T::wide_min_n, std::int64_t{3} << 17);
+  EXPECT_EQ(T::large_min_n, (std::int64_t{1} << 20) + 1);
+  EXPECT_LT(T::SmallShape::tile_floats, T::wide_min_n);
+  EXPECT_LT(T::wide_min_n, T::large_min_n);
   EXPECT_EQ(T::block_collect_min_n, (std::int64_t{1} << 22) + 1);
   EXPECT_TRUE((std::is_same_v<rb::cuda::ReadShape, T::LargeShape>));
 }
@@ -66,9 +70,11 @@ TEST(TuningEntry, GenericEntryFitsEverySmFrom70) {
   expect_fits_every_sm_from_70<T::TinyShape>();
   expect_fits_every_sm_from_70<T::SmallShape>();
   expect_fits_every_sm_from_70<T::MidShape>();
+  expect_fits_every_sm_from_70<T::WideShape>();
   expect_fits_every_sm_from_70<T::LargeShape>();
   EXPECT_LE(T::TinyShape::tile_floats, T::SmallShape::tile_floats);
   EXPECT_LT(T::SmallShape::tile_floats, T::large_min_n);
+  EXPECT_EQ(T::wide_min_n, T::large_min_n);  // no Wide path
   EXPECT_LE(T::large_min_n, T::block_collect_min_n);
   EXPECT_EQ(T::block_collect_min_n, 256 * T::LargeShape::tile_floats + 1);
   EXPECT_EQ(T::block_collect_min_n, (std::int64_t{1} << 20) + 1);
