@@ -1,6 +1,7 @@
 #pragma once
-// FinishStaggered: cuda/onepass's completion on the Wide grid (tuning.cuh: OnepassWideShape), where
-// it measured 0.2-0.3 µs faster than FinishEarly on the same grid (results/h200/tuning.md#round-19).
+// FinishStaggered: cuda/onepass's completion on the Wide grid (tuning.cuh: OnepassWideShape). On
+// that grid at 2 MiB it measured 0.1-0.2 µs faster than FinishEarly over floats and 0.4-0.5 µs over
+// doubles (results/h200/tuning.md#round-19; why doubles gain more is not known).
 //
 // Every warp of the finisher polls every slot, warp w starting w x StaggerCycles after the block
 // tree, so polls reach L2 StaggerCycles apart instead of one round trip apart. The first warp to

@@ -6,10 +6,11 @@
 // Up to one tile, one lean block sums everything (SingleBlock). Above, a grid: every block sums
 // its chunk; every block but the last stores its partial into its slot and exits; the last block,
 // the finisher, waits for the slots, adds them and its own partial in a fixed order, and writes
-// the sum (slots.cuh: no fence, no atomic read-modify-write, no memset launch, no floating-point
-// atomics). How the finisher collects is the completion: FinishEarly (finish_early.cuh) or
-// FinishBlock (finish_block.cuh), by n (OnepassTuned). Shapes, thresholds and completions come
-// from the device's tuning entry (tuning.cuh: sm_90 or generic), picked at launch (OnepassBySize).
+// the sum (slots.cuh: no fence, no atomic read-modify-write in global memory, no memset launch, no
+// floating-point atomics). How the finisher collects is the completion: FinishEarly
+// (finish_early.cuh), FinishStaggered (finish_staggered.cuh) or FinishBlock (finish_block.cuh), by
+// n (OnepassTuned). Shapes, thresholds and completions come from the device's tuning entry
+// (tuning.cuh: sm_90 or generic), picked at launch (OnepassBySize).
 //
 // Terms:
 //   row       one float4 (one 16-byte vector of T) per thread of a block: what one load
