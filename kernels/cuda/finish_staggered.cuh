@@ -1,7 +1,7 @@
 #pragma once
 // FinishStaggered: cuda/onepass's completion on the Wide grid (tuning.cuh: OnepassWideShape). On
-// that grid at 2 MiB it measured 0.16-0.22 µs faster than FinishEarly over floats and 0.4-0.5 µs over
-// doubles (results/h200/tuning.md#round-19; why doubles gain more is not known).
+// that grid at 2 MiB it measured 0.16-0.22 µs faster than FinishEarly over floats and 0.4-0.5 µs
+// over doubles (results/h200/tuning.md#round-19; why doubles gain more is not known).
 //
 // Every warp of the finisher polls every slot, warp w starting w x StaggerCycles after the block
 // tree, so polls reach L2 StaggerCycles apart instead of one round trip apart. The first warp to
