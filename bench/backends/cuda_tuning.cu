@@ -38,6 +38,24 @@ namespace {
 
 using rb::cuda::experimental::Completion;
 
+template <class Shape>
+std::string shape_name() {
+  return "t" + std::to_string(Shape::threads) + "_u" + std::to_string(Shape::unroll) + "_b" +
+         std::to_string(Shape::blocks_per_sm);
+}
+
+// tune/lean/<shape><suffix>: OneTileGrid over T (adding in SumType<T>) completed by Finish.
+template <class T, class Shape, class Finish>
+BackendDef<T> lean_row(const std::string& suffix) {
+  using Kernel = rb::cuda::OneTileGrid<T, Shape, T, Finish>;
+  const std::string name = "tune/lean/" + shape_name<Shape>() + suffix;
+  if constexpr (std::is_same_v<T, float>) {
+    return cuda_kernel(name, Kernel::variant());
+  } else {
+    return typed_kernel<T>(name, Kernel::variant());
+  }
+}
+
 template <class Acc, int Threads, int Unroll, int BlocksPerSm>
 std::string row_name(const char* how) {
   return (std::is_same_v<Acc, double> ? "tune/onepass_f64/t" : "tune/onepass/t") + std::to_string(Threads) + "_u" +
@@ -75,9 +93,9 @@ BackendDef<float> single_block() {
 // tune/lean[_f64]/t.._u.._b..: OneTileGrid (sm_90's Mid path) on this shape.
 template <class Acc, int Threads, int Unroll, int BlocksPerSm>
 BackendDef<float> lean() {
-  using Kernel = rb::cuda::OneTileGrid<Acc, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>>;
-  return cuda_kernel((std::is_same_v<Acc, double> ? "tune/lean_f64/t" : "tune/lean/t") + std::to_string(Threads) +
-                         "_u" + std::to_string(Unroll) + "_b" + std::to_string(BlocksPerSm),
+  using Shape = rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>;
+  using Kernel = rb::cuda::OneTileGrid<Acc, Shape>;
+  return cuda_kernel((std::is_same_v<Acc, double> ? "tune/lean_f64/" : "tune/lean/") + shape_name<Shape>(),
                      Kernel::variant());
 }
 
@@ -103,13 +121,7 @@ template <class T, int Threads, int Unroll, int BlocksPerSm, int Cycles>
 BackendDef<T> lean_staggered() {
   using Shape = rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>;
   using Kernel = rb::cuda::OneTileGrid<T, Shape, T, Staggered<Cycles>>;
-  const std::string name = "tune/lean/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
-                           std::to_string(BlocksPerSm) + "_s" + std::to_string(Cycles);
-  if constexpr (std::is_same_v<T, float>) {
-    return staggered_row<Kernel>(cuda_kernel(name, Kernel::variant()));
-  } else {
-    return staggered_row<Kernel>(typed_kernel<T>(name, Kernel::variant()));
-  }
+  return staggered_row<Kernel>(lean_row<T, Shape, Staggered<Cycles>>("_s" + std::to_string(Cycles)));
 }
 
 // tune/onepass/t512_u8_b2_s<Cycles>: the Large grid (its loop) completed by FinishStaggered.
@@ -123,28 +135,13 @@ BackendDef<float> large_staggered() {
 // tune/lean/t.._u.._b.. over doubles: OneTileGrid with FinishEarly, as cuda/onepass@f64's Mid path.
 template <int Threads, int Unroll, int BlocksPerSm>
 BackendDef<double> lean_doubles() {
-  using Kernel = rb::cuda::OneTileGrid<double, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, double>;
-  return typed_kernel<double>("tune/lean/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll) + "_b" +
-                                  std::to_string(BlocksPerSm),
-                              Kernel::variant());
-}
-
-template <class Shape>
-std::string shape_name() {
-  return "t" + std::to_string(Shape::threads) + "_u" + std::to_string(Shape::unroll) + "_b" +
-         std::to_string(Shape::blocks_per_sm);
+  return lean_row<double, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, FinishEarly>("");
 }
 
 // tune/lean/t.._u.._b.._late over T (Acc: SumType<T>).
 template <class T, class Shape>
 BackendDef<T> lean_late() {
-  using Kernel = rb::cuda::OneTileGrid<T, Shape, T, rb::cuda::experimental::FinishLate>;
-  const std::string name = "tune/lean/" + shape_name<Shape>() + "_late";
-  if constexpr (std::is_same_v<T, float>) {
-    return cuda_kernel(name, Kernel::variant());
-  } else {
-    return typed_kernel<T>(name, Kernel::variant());
-  }
+  return lean_row<T, Shape, rb::cuda::experimental::FinishLate>("_late");
 }
 
 // tune/leanread/t.._u.._b..: OneTileGrid with no completion; result() adds the blocks' partials on
