@@ -10,7 +10,6 @@
 //   ..._s<cycles>, ..._late  the same, or the Large grid, completed by FinishStaggered (the Wide
 //                            path's, warps that many cycles apart) or FinishLate (kernels/cuda/
 //                            experimental/lean_completions.cuh); --dtype=f64 also over doubles;
-//   ..._warm                 the same, the finisher prefetching the slots into L2 first;
 //   tune/leanread/t.._u.._b..   OneTileGrid's read alone (FinishNone: the host adds the partials).
 // Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
@@ -194,16 +193,6 @@ std::vector<BackendDef<T>> late_and_read() {
           lean_read<T, Mid>(),  lean_read<T, Mid8>(),  lean_read<T, Large>()};
 }
 
-// tune/lean/t256_u4_b4_warm (FinishEarly), tune/lean/t256_u8_b4_s64_warm (FinishStaggered<64>):
-// the finisher prefetches the slots into L2 before its own loads.
-template <class T>
-std::vector<BackendDef<T>> warm_grid() {
-  using rb::cuda::experimental::WarmSlots;
-  return {lean_row<T, Mid, WarmSlots<FinishEarly>>("_warm"),
-          staggered_row<rb::cuda::OneTileGrid<T, Mid8, T, WarmSlots<Staggered<64>>>>(
-              lean_row<T, Mid8, WarmSlots<Staggered<64>>>("_s64_warm"))};
-}
-
 std::vector<BackendDef<float>> staggered_grid() {
   return {lean_staggered<float, 256, 4, 4, 32>(),  lean_staggered<float, 256, 4, 4, 64>(),
           lean_staggered<float, 256, 4, 4, 128>(), lean_staggered<float, 256, 8, 4, 64>(),
@@ -267,7 +256,5 @@ RB_REGISTER_BACKEND(staggered_grid());
 RB_REGISTER_BACKEND(doubles_grid());
 RB_REGISTER_BACKEND(late_and_read<float>());
 RB_REGISTER_BACKEND(late_and_read<double>());
-RB_REGISTER_BACKEND(warm_grid<float>());
-RB_REGISTER_BACKEND(warm_grid<double>());
 
 }  // namespace rb::bench::gpu

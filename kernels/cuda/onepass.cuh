@@ -137,7 +137,6 @@ template <class T, class Acc, class Shape, class Finish = FinishEarly>
 __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void one_tile_kernel(
     SplitOf<T> x, Slot<Acc>* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
-  if constexpr (requires { Finish::template warm<Acc>(slots); }) Finish::template warm<Acc>(slots);
   const int first = static_cast<int>(blockIdx.x) * Shape::threads * Shape::unroll;
   // The edges' loads first, so that they are in flight with the tile's rather than after its adds.
   const T e = blockIdx.x == 0 ? x.edge(static_cast<int>(threadIdx.x)) : T{};

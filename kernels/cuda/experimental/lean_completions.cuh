@@ -3,7 +3,6 @@
 #pragma once
 // Included only by bench/backends/cuda_tuning.cu.
 //   FinishLate  (_late)     FinishEarly without the peek: warp 0 loads the slots after the tree.
-//   WarmSlots   (_warm)     a completion whose finisher prefetches the slots into L2 first.
 //   FinishNone  (leanread)  no completion: every block stores its partial as a plain Acc in its
 //                           slot and the host adds them (as ref/read does): the grid's read alone,
 //                           so that lean - leanread is the price of the completion.
@@ -32,22 +31,6 @@ struct FinishLate : CompletesShare<FinishLate> {
     const Acc rest =
         warp_sum(rb::cuda::detail::take_slots<Acc, 8, kWarpSize>(slots, lane, static_cast<int>(gridDim.x) - 1));
     if (threadIdx.x == 0) *out = rest + block_total;
-  }
-};
-
-// Base (FinishEarly, FinishStaggered) whose finisher's warp 0 first asks L2 for the slots' sectors
-// (prefetch.global.L2), before its own loads: after a cold flush the slots are not in L2, and the
-// finisher's first peek or poll would otherwise wait on HBM.
-template <class Base>
-struct WarmSlots : Base {
-  template <class Acc>
-  __device__ __forceinline__ static void warm(rb::cuda::detail::Slot<Acc>* slots) {
-    if (blockIdx.x + 1 != gridDim.x || threadIdx.x >= kWarpSize) return;
-    constexpr int kPerSector = 32 / static_cast<int>(sizeof(rb::cuda::detail::Slot<Acc>));
-    const int others = static_cast<int>(gridDim.x) - 1;
-    for (int i = static_cast<int>(threadIdx.x) * kPerSector; i < others; i += kWarpSize * kPerSector) {
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(slots + i));
-    }
   }
 };
 
