@@ -17,11 +17,13 @@ struct BlockSumStorage {
   T warp[Threads / kWarpSize];
 };
 
-// Sum of v over the block (blockDim.x == Threads, every thread calls it). The result is valid in
-// thread 0 (the second level only adds the kWarps lanes that hold warp sums); other warps get
-// their own warp's sum.
-template <int Threads, class T>
-__device__ __forceinline__ T block_sum(T v, BlockSumStorage<T, Threads>& storage) {
+namespace detail {
+
+// Warp sums, one word per warp in storage, then the second level over those words: in warp 0
+// alone (EveryWarp false) or in every warp (EveryWarp true: the same additions in each, so the
+// same bits in every thread).
+template <int Threads, bool EveryWarp, class T>
+__device__ __forceinline__ T two_level_sum(T v, BlockSumStorage<T, Threads>& storage) {
   constexpr int kWarps = Threads / kWarpSize;
   constexpr int kSecondLevelLanes = [] {  // kWarps rounded up to a power of two
     int lanes = 1;
@@ -34,30 +36,26 @@ __device__ __forceinline__ T block_sum(T v, BlockSumStorage<T, Threads>& storage
     const int warp = static_cast<int>(threadIdx.x) / kWarpSize;
     if (lane == 0) storage.warp[warp] = v;
     __syncthreads();
-    if (warp == 0) v = warp_sum<kSecondLevelLanes>(lane < kWarps ? storage.warp[lane] : T(0));
+    if (EveryWarp || warp == 0) v = warp_sum<kSecondLevelLanes>(lane < kWarps ? storage.warp[lane] : T(0));
   }
   return v;
 }
 
-// The same sum in every thread: every warp runs the second level over the warp sums (the same
-// additions as block_sum's warp 0, so the same bits in every thread). For a finisher whose warps
-// all need it (finish_staggered.cuh).
+}  // namespace detail
+
+// Sum of v over the block (blockDim.x == Threads, every thread calls it). The result is valid in
+// thread 0 (the second level only adds the kWarps lanes that hold warp sums); other warps get
+// their own warp's sum.
+template <int Threads, class T>
+__device__ __forceinline__ T block_sum(T v, BlockSumStorage<T, Threads>& storage) {
+  return detail::two_level_sum<Threads, false>(v, storage);
+}
+
+// The same sum in every thread: every warp runs block_sum's second level. For a finisher whose
+// warps all need it (finish_staggered.cuh).
 template <int Threads, class T>
 __device__ __forceinline__ T block_sum_everywhere(T v, BlockSumStorage<T, Threads>& storage) {
-  constexpr int kWarps = Threads / kWarpSize;
-  constexpr int kSecondLevelLanes = [] {
-    int lanes = 1;
-    while (lanes < kWarps) lanes *= 2;
-    return lanes;
-  }();
-  v = warp_sum(v);
-  if constexpr (kWarps > 1) {
-    const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
-    if (lane == 0) storage.warp[threadIdx.x / kWarpSize] = v;
-    __syncthreads();
-    v = warp_sum<kSecondLevelLanes>(lane < kWarps ? storage.warp[lane] : T(0));
-  }
-  return v;
+  return detail::two_level_sum<Threads, true>(v, storage);
 }
 
 // Sum of p[0, count) in an order fixed by count and Threads alone (thread t adds p[t],
