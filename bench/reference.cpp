@@ -43,22 +43,38 @@ void ReferenceScan::Partial::add(const Partial& o) {
   neg_inf += o.neg_inf;
 }
 
+// kLanes interleaved compensated sums, combined in lane order at the end: one TwoSum chain waits
+// on each addition's latency, four keep the core busy. The order depends on the chunk alone, so
+// the result still does not depend on the thread count.
 ReferenceScan::Partial ReferenceScan::sum_chunk(const float* x, std::int64_t count) {
+  constexpr int kLanes = 4;
+  double hi[kLanes] = {}, lo[kLanes] = {}, abs[kLanes] = {}, max_abs[kLanes] = {};
   Partial p;
-  for (std::int64_t i = 0; i < count; ++i) {
-    const double v = x[i];
-    if (!std::isfinite(v)) {
-      if (std::isnan(v)) ++p.nan;
-      else if (v > 0) ++p.pos_inf;
-      else ++p.neg_inf;
-      continue;
+  const auto add_finite = [&](int l, double v) {
+    auto [s, e] = two_sum(hi[l], v);
+    hi[l] = s;
+    lo[l] += e;
+    abs[l] += std::fabs(v);
+    max_abs[l] = std::max(max_abs[l], std::fabs(v));
+  };
+  const auto add = [&](int l, double v) {
+    if (std::isfinite(v)) add_finite(l, v);
+    else if (std::isnan(v)) ++p.nan;
+    else if (v > 0) ++p.pos_inf;
+    else ++p.neg_inf;
+  };
+  std::int64_t i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    bool finite = true;
+    for (int l = 0; l < kLanes; ++l) finite &= std::isfinite(x[i + l]);
+    if (finite) {
+      for (int l = 0; l < kLanes; ++l) add_finite(l, x[i + l]);
+    } else {
+      for (int l = 0; l < kLanes; ++l) add(l, x[i + l]);
     }
-    auto [s, e] = two_sum(p.hi, v);
-    p.hi = s;
-    p.lo += e;
-    p.abs += std::fabs(v);
-    p.max_abs = std::max(p.max_abs, std::fabs(v));
   }
+  for (; i < count; ++i) add(0, x[i]);
+  for (int l = 0; l < kLanes; ++l) p.add(Partial{hi[l], lo[l], abs[l], max_abs[l]});
   return p;
 }
 

@@ -127,6 +127,23 @@ TEST(Synthetic, IntegersAlternateParityAndNeverCancelInPairs) {
   EXPECT_NEAR(negative, 50'000, 1'000);
 }
 
+// The exact check's data are pinned by their definition: the sign is bit 63 of the hash, the
+// magnitude 2 x bits 32-33 + 1 + (i & 1). Written out here with a branch, as the definition reads,
+// against the generator's branch-free form; a change of either changes every exact check's data.
+TEST(Synthetic, IntegersFollowTheirDefinition) {
+  const std::int64_t begin = (std::int64_t{1} << 31) - 50'000, n = 100'000;  // across 2^31
+  std::vector<float> x(n);
+  rb::bench::generate(rb::bench::Dist::integers, 11, x.data(), begin, begin + n);
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::int64_t i = begin + k;
+    const std::uint64_t bits = rb::synth::mix(rb::synth::mix(11 ^ 0xB7E151628AED2A6BULL) +
+                                              0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(i));
+    const auto magnitude = static_cast<float>(2 * ((bits >> 32) & 3u) + 1 + static_cast<std::uint64_t>(i & 1));
+    const float want = (bits >> 63) != 0 ? -magnitude : magnitude;
+    ASSERT_EQ(x[static_cast<std::size_t>(k)], want) << i;
+  }
+}
+
 TEST(Synthetic, NormalHasUnitVariance) {
   const std::int64_t n = 1 << 20;
   std::vector<float> x(n);

@@ -70,6 +70,28 @@ TEST(Reference, ExactOnCancellingData) {
   EXPECT_NEAR(ref.sum, small, 1e-15);
 }
 
+TEST(Reference, ExactAcrossInterleavedSumsAndNonFiniteAtEveryPosition) {
+  // A chunk is summed in interleaved compensated sums: a large value in one, its negation in
+  // another, and non-finite values at every position modulo 8, in a size that is no multiple of 4.
+  std::vector<float> x = rb::test::random_signed(1'003, 5);
+  x[0] = 1e8f;
+  x[501] = -1e8f;
+  long double want = 0;
+  for (std::size_t k = 0; k < x.size(); ++k) want += k == 0 || k == 501 ? 0.0L : x[k];
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> y = x;
+  for (std::size_t k = 100; k < 108; ++k) y[k] = k % 3 == 0 ? inf : k % 3 == 1 ? -inf : std::nanf("");
+  long double dropped = 0;
+  for (std::size_t k = 100; k < 108; ++k) dropped += x[k];
+  const auto n = static_cast<std::int64_t>(x.size());
+  const auto ref = compute_references(std::vector<std::int64_t>{n}, view(x)).front();
+  EXPECT_NEAR(ref.sum, static_cast<double>(want), 1e-12 * (1 + std::fabs(static_cast<double>(want))));
+  const auto bad = compute_references(std::vector<std::int64_t>{n}, view(y)).front();
+  EXPECT_EQ(bad.nan + bad.pos_inf + bad.neg_inf, 8);
+  EXPECT_NEAR(bad.sum, static_cast<double>(want - dropped), 1e-12 * (1 + std::fabs(static_cast<double>(want))))
+      << "the finite values around the non-finite ones are still summed";
+}
+
 TEST(Reference, NonFiniteValuesAreCountedAndExpectedInKind) {
   const float inf = std::numeric_limits<float>::infinity();
   std::vector<float> x = {1.0f, inf, 2.0f, -inf, std::nanf(""), 3.0f};
