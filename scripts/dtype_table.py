@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Per element type, cold: every library and kernel row of that type beside cub at every power of
-two, from one reduce_bench run with --dtype (the rows named <backend>@<type>; f32's have no suffix).
+two, from reduce_bench runs with --dtype (the rows named <backend>@<type>; f32's have no suffix).
 
-  scripts/dtype_table.py RUN.json [--out dtypes.md]      (default: stdout; RUN may be .json.gz)
+  scripts/dtype_table.py RUN.json [RUN.json ...] [--out dtypes.md]   (default: stdout; .json.gz too)
   scripts/dtype_table.py RUN.json --cpu 20,28 [--out cpu.md]
 
 The rows of a type: cub, cub/* (cub/acc16: CUB's own 16-bit accumulator), cuda/onepass, cuda/mma
@@ -13,10 +13,16 @@ type), ref/read GB/s, onepass as % of ref/read, and whether every check passed f
 from 2^13 to 2^18, its smallest % of ref/read from 2^28. Standard library only. Exit status: 0, 2
 bad input.
 
+Several runs: separate processes of the same build, pooled. A few-µs cold row draws a state per
+process (docs/findings.md), so one run's ratio to cub holds for that process; with several, each
+row's time is the median over the runs of its median in each run, and below each table, cub /
+onepass from 2^13 to 2^18 in each run separately: its range, and how many runs fall below 1.3×.
+
 --cpu: instead, per type, every CPU row (cpu/*) and ref/cpu_read at the given sizes (log2): GB/s and
 % of ref/cpu_read of the same type, and whether its checks passed."""
 import argparse
 import os
+import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -38,6 +44,47 @@ def order(bases):
     return sorted(bases, key=lambda b: (0 if b == "cub" else 2 if b in LAST else 1, rank.get(b, len(FIRST)), b))
 
 
+class Pooled:
+    """One row over several runs: the median over the runs of each run's median (µs)."""
+
+    def __init__(self, benches):
+        self.runs = [b for b in benches if b.median()]
+        self.errors = [e for b in benches for e in b.errors]
+
+    def median(self):
+        return statistics.median(b.median() for b in self.runs) if self.runs else None
+
+    def bytes_per_second(self):
+        """[bytes per second at median()]: a call's bytes are the same in every run."""
+        if not self.runs or not self.runs[0].bytes_per_second():
+            return []
+        times, _ = self.runs[0].times()
+        return [self.runs[0].bytes_per_second()[0] * times[0] / self.median()]
+
+
+def pooled(types_per_run):
+    """{dtype: {(backend, n): Pooled}} over every run's by_type()."""
+    keys = {(d, k) for types in types_per_run for d, rows in types.items() for k in rows}
+    out = {}
+    for d, k in keys:
+        out.setdefault(d, {})[k] = Pooled([types[d][k] for types in types_per_run if k in types.get(d, {})])
+    return out
+
+
+def per_run_lines(runs):
+    """Below a pooled table: cub / onepass from 2^13 to 2^18 in each run (runs: by_type rows of one
+    type, one dict per run)."""
+    cells = []
+    for n in (1 << k for k in range(13, 19)):
+        ratios = [rows[("cub", n)].median() / rows[("cuda/onepass", n)].median() for rows in runs
+                  if rows.get(("cub", n)) and rows.get(("cuda/onepass", n)) and rows[("cub", n)].median()
+                  and rows[("cuda/onepass", n)].median()]
+        if ratios:
+            low = sum(r < 1.3 for r in ratios)
+            cells.append(f"{pow2(n)} {min(ratios):.2f}–{max(ratios):.2f}× ({low} of {len(ratios)} below 1.3×)")
+    return [f"cub / onepass in each of the {len(runs)} runs: " + "; ".join(cells) + "."] if cells else []
+
+
 def by_type(benches):
     """{dtype: {(backend, n): Bench}} for the cold rows shown."""
     out = {}
@@ -51,7 +98,7 @@ def by_type(benches):
     return out
 
 
-def type_table(rows):
+def type_table(rows, runs=()):
     bases = order({b for (b, _) in rows})
     if "cub" not in bases or "cuda/onepass" not in bases:
         return []
@@ -90,19 +137,25 @@ def type_table(rows):
     lines += ["", f"Smallest cub / onepass: {worst:.3f}. Below 1.3× from 2^13 to 2^18: "
               f"{', '.join(slow_mid) if slow_mid else 'none'}."
               + (f" Smallest % of ref/read from 2^28: {low_ceiling:.1f}%." if low_ceiling is not None else "")]
+    if len(runs) > 1:
+        lines += [""] + per_run_lines(runs)
     return lines
 
 
-def page(context, benches, command=None):
-    types = by_type(benches)
+def page(context, runs, command=None):
+    """runs: [{name: Bench}], one per run (process)."""
+    per_run = [by_type(benches) for benches in runs]
+    types = per_run[0] if len(runs) == 1 else pooled(per_run)
     if not any(type_table(rows) for rows in types.values()):
         raise bench_json.BadInput("no cold cub and cuda/onepass rows of one type")
     lines = [command, ""] if command else []
-    lines += [f"GPU: {context.get('gpu', '?')}. Cold, median of the samples, µs; in parentheses cub's time over "
+    time = ("median of the samples" if len(runs) == 1 else
+            f"the median over {len(runs)} runs (separate processes) of each run's median of the samples")
+    lines += [f"GPU: {context.get('gpu', '?')}. Cold, {time}, µs; in parentheses cub's time over "
               "the row's (above 1: faster than cub); GB/s counts the bytes of the type. Accumulators: "
               "[docs/backends.md](../../../docs/backends.md#element-types).", ""]
     for dtype in TYPES + tuple(sorted(set(types) - set(TYPES))):
-        table = type_table(types.get(dtype, {}))
+        table = type_table(types.get(dtype, {}), [t.get(dtype, {}) for t in per_run])
         if table:
             lines += [f"## {dtype}", ""] + table + [""]
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -145,20 +198,23 @@ def cpu_page(context, benches, sizes, command=None):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("run")
+    ap.add_argument("runs", nargs="+", metavar="RUN")
     ap.add_argument("--out")
     ap.add_argument("--cpu", metavar="LOG2S", help="the CPU rows at these sizes, e.g. 20,28")
     args = ap.parse_args(argv)
     try:
-        context, benches = bench_json.load(args.run)
+        loaded = [bench_json.load(path) for path in args.runs]
+        context, benches = loaded[0]
         if args.cpu:
+            if len(loaded) > 1:
+                raise bench_json.BadInput("--cpu reads one run")
             try:
                 sizes = [1 << int(v) for v in args.cpu.split(",")]
             except ValueError:
                 raise bench_json.BadInput(f"--cpu: expected log2 sizes like 20,28, got {args.cpu!r}")
             text = cpu_page(context, benches, sizes, bench_json.stamp(__file__, argv))
         else:
-            text = page(context, benches, bench_json.stamp(__file__, argv))
+            text = page(context, [b for _, b in loaded], bench_json.stamp(__file__, argv))
     except bench_json.BadInput as e:
         print(f"dtype_table: {e}", file=sys.stderr)
         return 2

@@ -190,6 +190,29 @@ class DtypeTable(Case):
         self.assertIn("| 2^13 | 5.00 | 4.00 (1.25×) | 3.75 (1.33×) |", out)
         self.assertIn("Below 1.3× from 2^13 to 2^18: 2^13 1.25×.", out)
 
+    def test_several_runs_pooled_with_each_runs_ratio(self):
+        paths = []
+        for i, (cub, one) in enumerate(((10.0, 8.0), (12.0, 8.0), (11.0, 7.0))):
+            rows = []
+            for b, us in (("cub", cub), ("cuda/onepass", one)):
+                rows += fx.rows_for(fx.bench_name(b, 1 << 13, "cold"), 1 << 13, [us])
+            failed = "exact check failed" if i == 2 else None  # one run's failure marks the pooled row
+            rows += fx.rows_for(fx.bench_name("ref/read", 1 << 13, "cold"), 1 << 13, [7.0 + i], error=failed)
+            paths.append(self.file(f"r{i}.json", fx.sweep(rows)))
+        code, out, err = run(DTYPE_TABLE, *paths)
+        self.assertEqual(code, 0, err)
+        self.assertIn("the median over 3 runs", out)
+        # medians over the runs: cub 11, onepass 8, ref/read 7.5 (the two runs that timed it); GB/s
+        # at the pooled medians
+        self.assertIn("| 2^13 | 11.00 | 8.00 (1.38×) | 7.50 (1.47×) | 4 | 4 | 93.8 | **no**: ref/read |", out)
+        self.assertIn("Below 1.3× from 2^13 to 2^18: none.", out)
+        self.assertIn("cub / onepass in each of the 3 runs: 2^13 1.25–1.57× (1 of 3 below 1.3×).", out)
+        code, out, err = run(DTYPE_TABLE, paths[0])
+        self.assertNotIn("in each of", out)
+        code, _, err = run(DTYPE_TABLE, paths[0], paths[1], "--cpu", "13")
+        self.assertEqual(code, 2)
+        self.assertIn("--cpu reads one run", err)
+
     def test_library_rows_beside_cub_and_failures_named(self):
         rows = []
         for b, us in (("cub", 10.0), ("cub/acc16", 9.0), ("cuda/onepass", 8.0), ("cuda/mma", 8.5),
