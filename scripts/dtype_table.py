@@ -33,6 +33,8 @@ FIRST = ("cub", "cuda/onepass", "cuda/mma")
 FAMILIES = ("cub/", "torch/", "triton/")
 LAST = ("ref/read",)
 TYPES = ("f32", "f64", "f16", "bf16", "i32")
+MID = tuple(1 << k for k in range(13, 19))  # where onepass's target is 1.3x cub
+MID_TARGET = 1.3
 
 
 def shown(base):
@@ -71,16 +73,20 @@ def pooled(types_per_run):
     return out
 
 
+def onepass_ratio(rows, n):
+    """cub / cuda/onepass at n, or None where either has no time."""
+    cub, one = rows.get(("cub", n)), rows.get(("cuda/onepass", n))
+    return cub.median() / one.median() if cub and one and cub.median() and one.median() else None
+
+
 def per_run_lines(runs):
     """Below a pooled table: cub / onepass from 2^13 to 2^18 in each run (runs: by_type rows of one
     type, one dict per run)."""
     cells = []
-    for n in (1 << k for k in range(13, 19)):
-        ratios = [rows[("cub", n)].median() / rows[("cuda/onepass", n)].median() for rows in runs
-                  if rows.get(("cub", n)) and rows.get(("cuda/onepass", n)) and rows[("cub", n)].median()
-                  and rows[("cuda/onepass", n)].median()]
+    for n in MID:
+        ratios = [r for r in (onepass_ratio(rows, n) for rows in runs) if r is not None]
         if ratios:
-            low = sum(r < 1.3 for r in ratios)
+            low = sum(r < MID_TARGET for r in ratios)
             cells.append(f"{pow2(n)} {min(ratios):.2f}–{max(ratios):.2f}× ({low} of {len(ratios)} below 1.3×)")
     return [f"cub / onepass in each of the {len(runs)} runs: " + "; ".join(cells) + "."] if cells else []
 
@@ -105,17 +111,17 @@ def type_table(rows, runs=()):
     others = [b for b in bases if b != "cub"]
     worst, slow_mid, low_ceiling, table = None, [], None, []
     for n in sorted({n for (_, n) in rows if is_pow2(n)}):
-        cub, one, read = rows.get(("cub", n)), rows.get(("cuda/onepass", n)), rows.get(("ref/read", n))
-        if not (cub and cub.median() and one and one.median()):
+        ratio = onepass_ratio(rows, n)
+        if ratio is None:
             continue
+        cub, one, read = rows[("cub", n)], rows[("cuda/onepass", n)], rows.get(("ref/read", n))
         cells = [pow2(n), f"{cub.median():.2f}"]
         for b in others:
             r = rows.get((b, n))
             cells.append(f"{r.median():.2f} ({cub.median() / r.median():.2f}×)" if r and r.median() else "–")
-        ratio = cub.median() / one.median()
         one_gbs = one.bytes_per_second()[0] / 1e9
         worst = ratio if worst is None else min(worst, ratio)
-        if 2**13 <= n <= 2**18 and ratio < 1.3:
+        if n in MID and ratio < MID_TARGET:
             slow_mid.append(f"{pow2(n)} {ratio:.2f}×")
         cells.append(f"{one_gbs:.0f}")
         if read and read.median():
