@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <ostream>
 #include <vector>
 
@@ -30,6 +31,25 @@ std::string shown_name(std::string name) {
   return name;
 }
 
+// The input's NaN and infinities among the row's values, and what its type stored in place of
+// others (bench/stored_input.hpp): ", input 1 NaN; stored 2 Inf 1 zero"; "" for the usual row.
+std::string input_changes(const benchmark::BenchmarkReporter::Run& r) {
+  const auto part = [&r](const char* head, std::initializer_list<std::pair<const char*, const char*>> counts) {
+    std::string out;
+    for (const auto& [key, what] : counts) {
+      if (const double v = counter(r, key, 0); v > 0) out += printf_string(" %.0f %s", v, what);
+    }
+    return out.empty() ? out : head + out;
+  };
+  const std::string in = part(", input", {{"input_nan", "NaN"}, {"input_inf", "Inf"}});
+  const std::string stored = part("stored", {{"stored_inf", "Inf"},
+                                             {"stored_zero", "zero"},
+                                             {"stored_saturated", "saturated"},
+                                             {"stored_nan_as_zero", "NaN as 0"}});
+  if (stored.empty()) return in;
+  return in + (in.empty() ? ", " : "; ") + stored;
+}
+
 // What was verified, as far as the counters say: the exact check, the error against its bound
 // (or that none was stated), the calls whose sums were checked.
 std::string verified(const benchmark::BenchmarkReporter::Run& r) {
@@ -41,6 +61,7 @@ std::string verified(const benchmark::BenchmarkReporter::Run& r) {
   const double calls = counter(r, "checked_calls");
   if (!std::isnan(calls)) out += printf_string(", %.0f calls", calls);
   if (out.empty()) return "timing only";
+  out += input_changes(r);
   if (counter(r, "throttled") == 1) out += ", THROTTLED";
   if (const double host = counter(r, "host_us"); !std::isnan(host))
     out += printf_string(", host %s", format_time(host * 1e-6).c_str());

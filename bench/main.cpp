@@ -169,6 +169,22 @@ void print_disagreeing(const std::vector<Outcome>& all) {
   std::fprintf(stderr, "%s\n", off.size() > kListed ? "\n  ..." : "");
 }
 
+// What the input holds and what each type made of it, at the largest n that had any of it
+// (bench/stored_input.hpp); types with the same words share a line.
+void print_input_notes(const Session& session) {
+  std::vector<std::pair<std::string, std::string>> lines;  // (types, what), in type order
+  for (const auto& [d, note] : session.input_notes()) {
+    const std::string what = "at n = " + std::to_string(note.first) + ": " + describe(note.second);
+    const auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.second == what; });
+    if (same != lines.end()) same->first += ", " + std::string(dtype_name(d));
+    else lines.emplace_back(std::string(dtype_name(d)), what);
+  }
+  if (lines.empty()) return;
+  std::fprintf(stderr,
+               "reduce_bench: the input as the rows' types store it (each row is checked against those values):\n");
+  for (const auto& [types, what] : lines) std::fprintf(stderr, "  %s %s\n", types.c_str(), what.c_str());
+}
+
 // The closing summary's sampling lines: the precision target (rows sampled by the stopping rule;
 // Google Benchmark's rule has probe runs that are no measurement) and any benchmark whose SM clock
 // fell while it sampled (under either rule).
@@ -229,6 +245,7 @@ int summarize(const Session& session) {
       stderr,
       "reduce_bench: %lld calls checked (every timed call, warm-up and exact-check call); exact checks took %.1f s\n",
       static_cast<long long>(checked_calls), session.exact_seconds());
+  print_input_notes(session);
   summarize_sampling(session, all);
   if (failed > 0) return kExitFailed;
   if (measured == 0 && timing_only == 0) {

@@ -12,6 +12,10 @@ struct Reference {
   double sum = 0;      // compensated (double-double) sum of the finite values, rounded to double
   double sum_abs = 0;  // sum of |x| over the finite values: the scale of the rounding error
   double max_abs = 0;  // the largest |x| among them: the scale of a binned accumulator's loss
+  // Among the finite values: how many are zero, and how many have |x| = max_abs (an i32 input
+  // saturated at its limit shows there: bench/stored_input.hpp).
+  std::int64_t zeros = 0;
+  std::int64_t at_max = 0;
   std::int64_t nan = 0;
   std::int64_t pos_inf = 0;
   std::int64_t neg_inf = 0;
@@ -41,7 +45,7 @@ class ReferenceScan {
  private:
   struct Partial {
     double hi = 0, lo = 0, abs = 0, max_abs = 0;
-    std::int64_t nan = 0, pos_inf = 0, neg_inf = 0;
+    std::int64_t zeros = 0, at_max = 0, nan = 0, pos_inf = 0, neg_inf = 0;
     void add(const Partial& o);
   };
   static Partial sum_chunk(const float* x, std::int64_t count);

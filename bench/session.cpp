@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 #include <new>
+#include <tuple>
 
 #include "common/parallel.hpp"
 #include "bench/verify.hpp"
@@ -127,6 +128,18 @@ const Reference& Session::reference(std::int64_t n, Dtype d) {
   }
   if (!references_.contains(n)) require_input(n);
   return scan_to(scan_, references_, n, chunk_source());
+}
+
+StoredInput Session::stored_input(std::int64_t n, Dtype d) {
+  const Reference& stored = reference(n, d);
+  // Unaltered, the stored values are the input's as far as the counts go: no second scan.
+  const Reference& input = may_be_altered(d, stored) ? reference(n) : stored;
+  const StoredInput s = ::rb::bench::stored_input(d, input, stored);
+  if (s.any()) {
+    auto& [at, note] = input_notes_[d];
+    if (n >= at) std::tie(at, note) = std::pair{n, s};
+  }
+  return s;
 }
 
 const Reference& Session::exact_reference(std::int64_t n, int set, Dtype d, ExactData data) {

@@ -15,6 +15,7 @@
 #include "bench/input.hpp"
 #include "bench/options.hpp"
 #include "bench/reference.hpp"
+#include "bench/stored_input.hpp"
 
 namespace rb::bench {
 
@@ -101,6 +102,11 @@ class Session {
   // forward: asking for n computes every selected size up to n that is not known yet, so a sweep
   // reads its data once per type in all.
   const Reference& reference(std::int64_t n, Dtype d = Dtype::f32);
+  // What the input holds and what storing it as `d` did to it at n (bench/stored_input.hpp); the
+  // largest n of each type with something to say is kept for the closing summary.
+  StoredInput stored_input(std::int64_t n, Dtype d);
+  // Per type: the largest n at which stored_input() found something, and what.
+  const std::map<Dtype, std::pair<std::int64_t, StoredInput>>& input_notes() const noexcept { return input_notes_; }
   // x[0, n) in host memory, starting options().offset floats after a 64-byte boundary. The first
   // call materializes the largest selected n that fits in available memory; throws Skip for an n
   // above that.
@@ -167,6 +173,7 @@ class Session {
     std::int64_t dirty = 0;  // elements [0, dirty) hold the exact check's data
   };
   std::map<Dtype, TypedCopy> typed_;
+  std::map<Dtype, std::pair<std::int64_t, StoredInput>> input_notes_;
   std::map<std::pair<Dtype, int>, Scanned> typed_scans_;
 
   Options options_;

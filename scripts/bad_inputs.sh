@@ -18,19 +18,21 @@ write("x1000.bin", [(-1) ** i * (1 + i % 7) / 8 for i in range(1000)])
 write("nan.bin", [1.0] * 10 + [math.nan] + [2.0] * 10)
 write("inf.bin", [1.0] * 10 + [math.inf] + [2.0] * 10)
 write("both_inf.bin", [math.inf, -math.inf] + [2.0] * 10)
+write("unheld.bin", [70000.0, 1e-9, 20.0, math.nan] + [0.5] * 8)
 open(os.path.join(d, "odd.bin"), "wb").write(b"\0" * 4001)
 open(os.path.join(d, "empty.bin"), "wb").close()
 open(os.path.join(d, "locked.bin"), "wb").write(b"\0" * 400)
 PY
 chmod 000 "$tmp/locked.bin"
-cpu=(--benchmark_filter='cpu/accumulate_f64' --benchmark_min_time=0.001)
+cpu=(--benchmark_filter='cpu/accumulate_f64' --benchmark_min_time=0.001s)
 as=()  # set to run a row as another user (see the unreadable-file row)
 row() {  # row "case" args...
   local what=$1; shift
   local out rc
   out=$("${as[@]}" "$B" "$@" 2>&1); rc=$?
   local msg
-  msg=$(printf '%s\n' "$out" | grep -E "reduce_bench:|ERROR OCCURRED|error" | grep -v "GPU benchmarks skipped" | head -2 | sed 's/|/\\|/g' | tr '\n' ' ')
+  msg=$(printf '%s\n' "$out" | grep -E "reduce_bench:|ERROR OCCURRED|SKIPPED|error|^  [a-z0-9, ]+ at n = " |
+        grep -v -E "GPU benchmarks skipped|calls checked|the input as the rows" | head -3 | sed 's/|/\\|/g' | tr '\n' ' ')
   printf '| %s | `%s` | %s | %s |\n' "$what" "$*" "$rc" "${msg:-(no message)}"
 }
 {
@@ -54,6 +56,7 @@ row "input file empty" --input="$tmp/empty.bin" "${cpu[@]}"
 row "data with NaN (expected NaN)" --input="$tmp/nan.bin" --sizes=21 "${cpu[@]}"
 row "data with +Inf (expected +Inf)" --input="$tmp/inf.bin" --sizes=21 "${cpu[@]}"
 row "data with +Inf and -Inf (expected NaN)" --input="$tmp/both_inf.bin" --sizes=12 "${cpu[@]}"
+row "values f16 and i32 cannot hold, and NaN" --input="$tmp/unheld.bin" --sizes=12 --dtype=f16,i32 --benchmark_filter='cpu/accumulate@' --benchmark_min_time=0.001s
 row "n = 0 (sum 0)" --sizes=0 "${cpu[@]}"
 row "n = 1" --sizes=1 "${cpu[@]}"
 row "n beyond host memory" --sizes=1000,2^40 "${cpu[@]}"
