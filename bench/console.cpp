@@ -4,11 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <initializer_list>
 #include <ostream>
 #include <vector>
 
 #include "bench/run_context.hpp"
+#include "bench/stored_input.hpp"
 
 namespace rb::bench {
 namespace {
@@ -34,20 +34,15 @@ std::string shown_name(std::string name) {
 // The input's NaN and infinities among the row's values, and what its type stored in place of
 // others (bench/stored_input.hpp): ", input 1 NaN; stored 2 Inf 1 zero"; "" for the usual row.
 std::string input_changes(const benchmark::BenchmarkReporter::Run& r) {
-  const auto part = [&r](const char* head, std::initializer_list<std::pair<const char*, const char*>> counts) {
-    std::string out;
-    for (const auto& [key, what] : counts) {
-      if (const double v = counter(r, key, 0); v > 0) out += printf_string(" %.0f %s", v, what);
+  std::string input, stored;
+  for (const StoredCount& c : kStoredCounts) {
+    if (const double v = counter(r, c.key, 0); v > 0) {
+      (c.of_input ? input : stored) += printf_string(" %.0f %s", v, c.word);
     }
-    return out.empty() ? out : head + out;
-  };
-  const std::string in = part(", input", {{"input_nan", "NaN"}, {"input_inf", "Inf"}});
-  const std::string stored = part("stored", {{"stored_inf", "Inf"},
-                                             {"stored_zero", "zero"},
-                                             {"stored_saturated", "saturated"},
-                                             {"stored_nan_as_zero", "NaN as 0"}});
-  if (stored.empty()) return in;
-  return in + (in.empty() ? ", " : "; ") + stored;
+  }
+  if (!input.empty()) input = ", input" + input;
+  if (stored.empty()) return input;
+  return input + (input.empty() ? ", stored" : "; stored") + stored;
 }
 
 // What was verified, as far as the counters say: the exact check, the error against its bound

@@ -46,16 +46,9 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
     }
   }
 
-  if (const StoredInput in = session.stored_input(c.n, c.dtype); in.any()) {
-    const auto count = [&state](const char* key, std::int64_t v) {
-      if (v > 0) state.counters[key] = static_cast<double>(v);
-    };
-    count("input_nan", in.nan);
-    count("input_inf", in.inf);
-    count("stored_inf", in.overflowed);
-    count("stored_zero", in.flushed);
-    count("stored_saturated", in.saturated);
-    count("stored_nan_as_zero", in.nan_zeroed);
+  const StoredInput in = session.stored_input(c.n, c.dtype);
+  for (const StoredCount& count : kStoredCounts) {
+    if (const std::int64_t v = in.*count.field; v > 0) state.counters[count.key] = static_cast<double>(v);
   }
 
   const CallsVerdict calls = check_calls(m.first_result, m.calls, ref, structure, m.promised);

@@ -29,15 +29,9 @@ StoredInput stored_input(Dtype d, const Reference& input, const Reference& store
 
 std::string describe(const StoredInput& s) {
   std::string out;
-  const auto add = [&out](std::int64_t count, const char* what) {
-    if (count > 0) out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + what;
-  };
-  add(s.nan, "NaN in the input");
-  add(s.inf, "Inf in the input");
-  add(s.overflowed, "overflowed to Inf");
-  add(s.flushed, "rounded to 0");
-  add(s.saturated, "saturated at +-(2^24 - 1)");
-  add(s.nan_zeroed, "NaN stored as 0");
+  for (const StoredCount& c : kStoredCounts) {
+    if (const std::int64_t v = s.*c.field; v > 0) out += (out.empty() ? "" : ", ") + std::to_string(v) + " " + c.phrase;
+  }
   return out;
 }
 

@@ -25,6 +25,25 @@ struct StoredInput {
   bool any() const noexcept { return nan + inf > 0 || altered(); }
 };
 
+// Each count's JSON counter (absent when 0), its word in the console row ("input 1 NaN; stored 3
+// Inf") and its phrase in the closing summary, in that order everywhere.
+struct StoredCount {
+  using Field = std::int64_t StoredInput::*;
+  Field field;
+  const char* key;
+  bool of_input;       // counts the input itself, not what the type stored
+  const char* word;
+  const char* phrase;
+};
+inline constexpr StoredCount kStoredCounts[] = {
+    {&StoredInput::nan, "input_nan", true, "NaN", "NaN in the input"},
+    {&StoredInput::inf, "input_inf", true, "Inf", "Inf in the input"},
+    {&StoredInput::overflowed, "stored_inf", false, "Inf", "overflowed to Inf"},
+    {&StoredInput::flushed, "stored_zero", false, "zero", "rounded to 0"},
+    {&StoredInput::saturated, "stored_saturated", false, "saturated", "saturated at +-(2^24 - 1)"},
+    {&StoredInput::nan_zeroed, "stored_nan_as_zero", false, "NaN as 0", "NaN stored as 0"},
+};
+
 // From the references of one prefix over the float values (`input`) and over the values as `d`
 // stores them (`stored`): both count their NaN, infinities, zeros and largest magnitudes.
 StoredInput stored_input(Dtype d, const Reference& input, const Reference& stored);
