@@ -136,8 +136,8 @@ StoredInput Session::stored_input(std::int64_t n, Dtype d) {
   const Reference& input = may_be_altered(d, stored) ? reference(n) : stored;
   const StoredInput s = ::rb::bench::stored_input(d, input, stored);
   if (s.any()) {
-    auto& [at, note] = input_notes_[d];
-    if (n >= at) std::tie(at, note) = std::pair{n, s};
+    auto& note = input_notes_[d];
+    if (n >= note.first) note = {n, s};
   }
   return s;
 }
