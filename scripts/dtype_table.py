@@ -17,6 +17,8 @@ Several runs: separate processes of the same build, pooled. A few-µs cold row d
 process (docs/findings.md), so one run's ratio to cub holds for that process; with several, each
 row's time is the median over the runs of its median in each run, and below each table, cub /
 onepass from 2^13 to 2^18 in each run separately: its range, and how many runs fall below 1.3×.
+Runs of different types (one --dtype per process) each give their type's table; a type that is in
+fewer than all the runs says in how many.
 
 --cpu: instead, per type, every CPU row (cpu/*) and ref/cpu_read at the given sizes (log2): GB/s and
 % of ref/cpu_read of the same type, and whether its checks passed."""
@@ -156,14 +158,17 @@ def page(context, runs, command=None):
         raise bench_json.BadInput("no cold cub and cuda/onepass rows of one type")
     lines = [command, ""] if command else []
     time = ("median of the samples" if len(runs) == 1 else
-            f"the median over {len(runs)} runs (separate processes) of each run's median of the samples")
+            f"the median over {len(runs)} runs (separate processes; a type's table over the runs that "
+            "have it) of each run's median of the samples")
     lines += [f"GPU: {context.get('gpu', '?')}. Cold, {time}, µs; in parentheses cub's time over "
               "the row's (above 1: faster than cub); GB/s counts the bytes of the type. Accumulators: "
               "[docs/backends.md](../../../docs/backends.md#element-types).", ""]
     for dtype in TYPES + tuple(sorted(set(types) - set(TYPES))):
-        table = type_table(types.get(dtype, {}), [t.get(dtype, {}) for t in per_run])
+        of_type = [t[dtype] for t in per_run if dtype in t]
+        table = type_table(types.get(dtype, {}), of_type)
         if table:
-            lines += [f"## {dtype}", ""] + table + [""]
+            runs_of_type = f" ({len(of_type)} of the {len(runs)} runs)" if len(of_type) < len(runs) else ""
+            lines += [f"## {dtype}{runs_of_type}", ""] + table + [""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -209,6 +209,22 @@ class DtypeTable(Case):
         self.assertIn("cub / onepass in each of the 3 runs: 2^13 1.25–1.57× (1 of 3 below 1.3×).", out)
         code, out, err = run(DTYPE_TABLE, paths[0])
         self.assertNotIn("in each of", out)
+        # one run per type (--dtype=f32 in one process, --dtype=f64 in another, as item 1 asks): each
+        # type's table is its one run, says so, and has no per-run line; two f64 runs pool
+        typed = []
+        for i, (suffix, cub, one) in enumerate((("", 10.0, 8.0), ("@f64", 12.0, 8.0), ("@f64", 9.0, 8.0))):
+            rows = []
+            for b, us in (("cub", cub), ("cuda/onepass", one)):
+                rows += fx.rows_for(fx.bench_name(b + suffix, 1 << 13, "cold"), 1 << 13, [us])
+            typed.append(self.file(f"typed{i}.json", fx.sweep(rows)))
+        code, out, err = run(DTYPE_TABLE, *typed)
+        self.assertEqual(code, 0, err)
+        self.assertIn("## f32 (1 of the 3 runs)", out)
+        self.assertIn("## f64 (2 of the 3 runs)", out)
+        self.assertIn("| 2^13 | 10.00 | 8.00 (1.25×) |", out)
+        self.assertIn("| 2^13 | 10.50 | 8.00 (1.31×) |", out)
+        self.assertEqual(out.count("in each of"), 1)
+        self.assertIn("cub / onepass in each of the 2 runs: 2^13 1.12–1.50× (1 of 2 below 1.3×).", out)
         code, _, err = run(DTYPE_TABLE, paths[0], paths[1], "--cpu", "13")
         self.assertEqual(code, 2)
         self.assertIn("--cpu reads one run", err)
