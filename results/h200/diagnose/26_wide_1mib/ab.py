@@ -1,0 +1,18 @@
+# A/B of two builds over several processes each: per (backend, n), the median over the processes
+# of each process's median, for build A (old) and B (new), and B - A.
+import json, sys, statistics as st, collections, re
+runs = collections.defaultdict(list)  # build -> list of {name: median_us}
+for f in sys.argv[1:]:
+    build = re.search(r'(old|new)_\d+\.json', f).group(1)
+    rows = {}
+    for b in json.load(open(f))['benchmarks']:
+        if b.get('run_type') != 'iteration' or b.get('error_occurred'): continue
+        rows[b['name'].rsplit('/manual_time', 1)[0]] = b['median_us']
+    runs[build].append(rows)
+names = sorted({k for r in runs['new'] for k in r}, key=lambda s: (s.split('/')[0:-2], int(s.split('/')[-2])))
+print(f"{len(runs['old'])} old, {len(runs['new'])} new processes; µs, median of process medians")
+print(f"{'row':40s} {'old':>7s} {'new':>7s} {'new-old':>8s}   new per process")
+for k in names:
+    o = [r[k] for r in runs['old'] if k in r]; n = [r[k] for r in runs['new'] if k in r]
+    if not o or not n: continue
+    print(f"{k:40s} {st.median(o):7.2f} {st.median(n):7.2f} {st.median(n)-st.median(o):+8.2f}   {' '.join(f'{x:.2f}' for x in n)}")
