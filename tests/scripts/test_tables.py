@@ -172,6 +172,14 @@ class KernelTable(Case):
         self.assertIn("no cold cuda/* rows", err)
 
 
+def cub_and_onepass(suffix, cub, one, n=1 << 13):
+    """Cold rows of cub and cuda/onepass of one type (suffix: "" or "@<type>") at n, one sample each."""
+    rows = []
+    for b, us in (("cub", cub), ("cuda/onepass", one)):
+        rows += fx.rows_for(fx.bench_name(b + suffix, n, "cold"), n, [us])
+    return rows
+
+
 class DtypeTable(Case):
     def test_one_table_per_type_with_its_ratios(self):
         rows = []
@@ -193,9 +201,7 @@ class DtypeTable(Case):
     def test_several_runs_pooled_with_each_runs_ratio(self):
         paths = []
         for i, (cub, one) in enumerate(((10.0, 8.0), (12.0, 8.0), (11.0, 7.0))):
-            rows = []
-            for b, us in (("cub", cub), ("cuda/onepass", one)):
-                rows += fx.rows_for(fx.bench_name(b, 1 << 13, "cold"), 1 << 13, [us])
+            rows = cub_and_onepass("", cub, one)
             failed = "exact check failed" if i == 2 else None  # one run's failure marks the pooled row
             rows += fx.rows_for(fx.bench_name("ref/read", 1 << 13, "cold"), 1 << 13, [7.0 + i], error=failed)
             paths.append(self.file(f"r{i}.json", fx.sweep(rows)))
@@ -209,14 +215,15 @@ class DtypeTable(Case):
         self.assertIn("cub / onepass in each of the 3 runs: 2^13 1.25–1.57× (1 of 3 below 1.3×).", out)
         code, out, err = run(DTYPE_TABLE, paths[0])
         self.assertNotIn("in each of", out)
-        # one run per type (--dtype=f32 in one process, --dtype=f64 in another, as item 1 asks): each
-        # type's table is its one run, says so, and has no per-run line; two f64 runs pool
-        typed = []
-        for i, (suffix, cub, one) in enumerate((("", 10.0, 8.0), ("@f64", 12.0, 8.0), ("@f64", 9.0, 8.0))):
-            rows = []
-            for b, us in (("cub", cub), ("cuda/onepass", one)):
-                rows += fx.rows_for(fx.bench_name(b + suffix, 1 << 13, "cold"), 1 << 13, [us])
-            typed.append(self.file(f"typed{i}.json", fx.sweep(rows)))
+        code, _, err = run(DTYPE_TABLE, paths[0], paths[1], "--cpu", "13")
+        self.assertEqual(code, 2)
+        self.assertIn("--cpu reads one run", err)
+
+    def test_one_run_per_type(self):
+        # --dtype=f32 in one process, --dtype=f64 in two: each type's table is over its own runs, says
+        # how many, and only f64's has a per-run line
+        typed = [self.file(f"typed{i}.json", fx.sweep(cub_and_onepass(suffix, cub, one)))
+                 for i, (suffix, cub, one) in enumerate((("", 10.0, 8.0), ("@f64", 12.0, 8.0), ("@f64", 9.0, 8.0)))]
         code, out, err = run(DTYPE_TABLE, *typed)
         self.assertEqual(code, 0, err)
         self.assertIn("## f32 (1 of the 3 runs)", out)
@@ -225,9 +232,6 @@ class DtypeTable(Case):
         self.assertIn("| 2^13 | 10.50 | 8.00 (1.31×) |", out)
         self.assertEqual(out.count("in each of"), 1)
         self.assertIn("cub / onepass in each of the 2 runs: 2^13 1.12–1.50× (1 of 2 below 1.3×).", out)
-        code, _, err = run(DTYPE_TABLE, paths[0], paths[1], "--cpu", "13")
-        self.assertEqual(code, 2)
-        self.assertIn("--cpu reads one run", err)
 
     def test_library_rows_beside_cub_and_failures_named(self):
         rows = []
