@@ -9,8 +9,10 @@
 // the sum (slots.cuh: no fence, no atomic read-modify-write in global memory, no memset launch, no
 // floating-point atomics). How the finisher collects is the completion: FinishEarly
 // (finish_early.cuh), FinishStaggered (finish_staggered.cuh) or FinishBlock (finish_block.cuh), by
-// n (OnepassTuned). Shapes, thresholds and completions come from the device's tuning entry
-// (tuning.cuh: sm_90 or generic), picked at launch (OnepassBySize).
+// n (OnepassTuned); integer partials on the Mid grid use FinishCounted instead (finish_counted.cuh:
+// one 64-bit atomic add per block, and the last block to arrive writes the sum). Shapes,
+// thresholds and completions come from the device's tuning entry (tuning.cuh: sm_90 or generic),
+// picked at launch (OnepassBySize).
 //
 // Terms:
 //   row       one float4 (one 16-byte vector of T) per thread of a block: what one load
@@ -48,6 +50,7 @@
 #include "kernels/cuda/chunk_sum.cuh"
 #include "kernels/cuda/elements.cuh"
 #include "kernels/cuda/finish_block.cuh"
+#include "kernels/cuda/finish_counted.cuh"
 #include "kernels/cuda/finish_early.cuh"
 #include "kernels/cuda/finish_staggered.cuh"
 #include "kernels/cuda/layout.cuh"
@@ -230,17 +233,21 @@ struct Onepass {
     RB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, stream));
   }
 
-  // A completion that collects one batch of slots (FinishStaggered) takes grids up to its kMaxGrid.
-  static void check_grid(int blocks) {
+  // A completion with limits takes grids up to its kMaxGrid (FinishStaggered: one batch of slots;
+  // FinishCounted: its count field) and n up to its kMaxElements (FinishCounted: its sum field).
+  static void check_fits(std::int64_t n, int blocks) {
     if constexpr (requires { Finish::kMaxGrid; }) {
-      if (blocks > Finish::kMaxGrid) throw std::invalid_argument("Onepass: grid beyond the completion's one batch");
+      if (blocks > Finish::kMaxGrid) throw std::invalid_argument("Onepass: grid beyond what the completion takes");
+    }
+    if constexpr (requires { Finish::kMaxElements; }) {
+      if (n > Finish::kMaxElements) throw std::invalid_argument("Onepass: n beyond what the completion takes");
     }
   }
 
   static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const auto x = split_aligned(detail::device_elements(in), n);
     const int blocks = grid(n);
-    check_grid(blocks);
+    check_fits(n, blocks);
     if constexpr (std::is_integral_v<Acc>) {
       // Every block's partial above INT64_MIN, the empty slot (slots.cuh): fewer than 2^32 int32s
       // a block. Beyond any device's memory with a full grid, but checked.
@@ -277,7 +284,7 @@ struct OneTileGrid : Onepass<Acc, Shape, Finish, T> {
   static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const int blocks = Loop::grid(n);
     if (ceil_div(n, Loop::kTile) > max_grid()) return Loop::sum(in, n, scratch, out, stream);
-    Loop::check_grid(blocks);
+    Loop::check_fits(n, blocks);
     const auto x = split_aligned(detail::device_elements(in), n);
     kKernel<<<blocks, Shape::threads, 0, stream>>>(x, static_cast<typename Loop::Word*>(scratch), out);
     RB_CUDA_CHECK_LAUNCH();
@@ -289,8 +296,9 @@ struct OneTileGrid : Onepass<Acc, Shape, Finish, T> {
 // range of n (tuning.cuh has the figures behind sm_90's):
 //   n <= TinyShape's tile              one lean block (SingleBlock)
 //   n <= SmallShape's tile             one lean block of the Small shape
-//   n <  Tuning::wide_min_n            a grid of MidShape blocks, FinishEarly (one tile per block
-//                                      where Tuning::one_tile_mid: OneTileGrid)
+//   n <  Tuning::wide_min_n            a grid of MidShape blocks, FinishEarly, or FinishCounted for
+//                                      integer partials (one tile per block where
+//                                      Tuning::one_tile_mid: OneTileGrid)
 //   n <  Tuning::large_min_n           a grid of WideShape blocks, one tile each (OneTileGrid),
 //                                      FinishStaggered
 //   n <  Tuning::block_collect_min_n   a grid of LargeShape blocks, FinishEarly
@@ -302,8 +310,10 @@ template <class Acc, class Tuning, class T = float>
 struct OnepassTuned {
   using Tiny = SingleBlock<Acc, typename Tuning::TinyShape, T>;
   using Small = SingleBlock<Acc, typename Tuning::SmallShape, T>;
-  using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T>,
-                                 Onepass<Acc, typename Tuning::MidShape, FinishEarly, T>>;
+  // Integer partials travel with their count in one atomic word (finish_counted.cuh).
+  using MidFinish = std::conditional_t<std::is_integral_v<Acc>, FinishCounted, FinishEarly>;
+  using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T, MidFinish>,
+                                 Onepass<Acc, typename Tuning::MidShape, MidFinish, T>>;
   using Wide = OneTileGrid<Acc, typename Tuning::WideShape, T, FinishStaggered<kOnepassStaggerCycles>>;
   using Large = Onepass<Acc, typename Tuning::LargeShape, FinishEarly, T>;
   using Huge = Onepass<Acc, typename Tuning::LargeShape, FinishBlock, T>;
@@ -314,6 +324,8 @@ struct OnepassTuned {
                         FinishStaggered<kOnepassStaggerCycles>::kMaxGrid,
                 "the Wide grid within one FinishStaggered batch");
   static constexpr std::int64_t block_collect_min_n = elements_for_floats<T>(Tuning::block_collect_min_n);
+  static_assert(!std::is_integral_v<Acc> || wide_min_n - 1 <= FinishCounted::kMaxElements,
+                "every Mid n within what FinishCounted's word holds");
 
   enum class Path { tiny, small, mid, wide, large, huge };
   static Path path(std::int64_t n) {

@@ -14,6 +14,7 @@
 #include <limits>
 #include <new>
 #include <span>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -409,7 +410,9 @@ TEST(OnepassTypedI32, SumsOfExtremesOverflowInt32ButNotInt64) {
     DeviceArray<unsigned char> scratch(bytes);
     DeviceArray<long long> out(1);
     v.prepare(scratch.get(), bytes, nullptr);
-    for (const std::int64_t m : {std::int64_t{3}, std::int64_t{4099}, std::int64_t{1'000'003}, n}) {
+    // 131075 and 393215: the Mid path (FinishCounted), the latter its largest grid on sm_90.
+    for (const std::int64_t m : {std::int64_t{3}, std::int64_t{4099}, std::int64_t{131'075}, std::int64_t{393'215},
+                                 std::int64_t{1'000'003}, n}) {
       for (int offset = 0; offset < 4; ++offset) {
         SCOPED_TRACE(testing::Message() << "value " << value << ", n " << m << ", offset " << offset);
         v.sum(d.get() + offset, m, scratch.get(), out.get(), nullptr);
@@ -417,6 +420,34 @@ TEST(OnepassTypedI32, SumsOfExtremesOverflowInt32ButNotInt64) {
       }
     }
   }
+}
+
+// FinishCounted carries the other blocks' partials in 64 - kCountBits bits: n = kMaxElements
+// int32s at INT32_MIN sum to exactly -2^53, the field's most negative value, and at INT32_MAX to
+// 2^53 - 2^22; one element more is refused before any launch. On the looping grid (the generic
+// entry's Mid path) with sm_90's Mid shape.
+TEST(OnepassTypedI32, FinishCountedHoldsItsWidestSumsAndRefusesMore) {
+  RB_REQUIRE_GPU();
+  using Counted = rb::cuda::Onepass<long long, rb::cuda::OnepassSm90Tuning::MidShape, rb::cuda::FinishCounted,
+                                    std::int32_t>;
+  constexpr std::int64_t n = rb::cuda::FinishCounted::kMaxElements;
+  static_assert(n == std::int64_t{1} << 22);
+  const std::size_t bytes = Counted::scratch_bytes(n + 1);
+  DeviceArray<unsigned char> scratch(bytes);
+  DeviceArray<long long> out(1);
+  Counted::prepare(scratch.get(), bytes, nullptr);
+  for (const std::int32_t value :
+       {std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()}) {
+    SCOPED_TRACE(testing::Message() << "value " << value << ", grid " << Counted::grid(n));
+    const std::vector<std::int32_t> x(static_cast<std::size_t>(n) + 1, value);
+    const auto d = upload<std::int32_t>(x);
+    RB_CUDA_CHECK(cudaMemset(out.get(), 0xFF, sizeof(long long)));
+    Counted::sum(d.get(), n, scratch.get(), out.get(), nullptr);
+    EXPECT_EQ(read_result(out.get()), static_cast<long long>(value) * n);
+    EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "the counted word not put back to zero";
+    EXPECT_THROW(Counted::sum(d.get(), n + 1, scratch.get(), out.get(), nullptr), std::invalid_argument);
+  }
+  EXPECT_EQ(std::numeric_limits<std::int32_t>::min() * static_cast<long long>(n), -(std::int64_t{1} << 53));
 }
 
 // ---- above 2^31 elements ------------------------------------------------------------------
