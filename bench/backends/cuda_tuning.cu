@@ -10,7 +10,9 @@
 //   ..._s<cycles>, ..._late  the same, or the Large grid, completed by FinishStaggered (the Wide
 //                            path's, warps that many cycles apart) or FinishLate (kernels/cuda/
 //                            experimental/lean_completions.cuh); --dtype=f64 also over doubles;
-//   tune/leanread/t.._u.._b..   OneTileGrid's read alone (FinishNone: the host adds the partials).
+//   tune/leanread/t.._u.._b..   OneTileGrid's read alone (FinishNone: the host adds the partials);
+//   ..._pair                 OneTileGrid completed by one float2 atomicAdd per block (FinishPair: a
+//                            floor, not shippable; grids of 2 or more blocks; not run-to-run).
 // Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh with its figures. (vec4 against vec4_ilp4, for
@@ -193,10 +195,25 @@ std::vector<BackendDef<T>> late_and_read() {
           lean_read<T, Mid>(),  lean_read<T, Mid8>(),  lean_read<T, Large>()};
 }
 
+// tune/lean/t.._u.._b.._pair: FinishPair's float2 lies in the first two slots.
+template <class Shape>
+BackendDef<float> lean_pair() {
+  using Kernel = rb::cuda::OneTileGrid<float, Shape, float, rb::cuda::experimental::FinishPair>;
+  auto def = lean_row<float, Shape, rb::cuda::experimental::FinishPair>("_pair");
+  auto& on_gpu = std::get<OnGpu<float>>(def.measure);
+  on_gpu.make = [make = on_gpu.make](const GpuProblem& p) {
+    if (Kernel::geometry(p.n).grid < 2) throw Skip("FinishPair needs a grid of 2 or more blocks");
+    return make(p);
+  };
+  def.determinism = Determinism::not_guaranteed;  // the adds' order follows which block finished when
+  return def;
+}
+
 std::vector<BackendDef<float>> staggered_grid() {
   return {lean_staggered<float, 256, 4, 4, 32>(),  lean_staggered<float, 256, 4, 4, 64>(),
           lean_staggered<float, 256, 4, 4, 128>(), lean_staggered<float, 256, 8, 4, 64>(),
-          lean_staggered<float, 512, 8, 2, 64>(),  large_staggered<64>()};
+          lean_staggered<float, 512, 8, 2, 64>(),  large_staggered<64>(),
+          lean_pair<Mid>(),                        lean_pair<Mid8>()};
 }
 
 std::vector<BackendDef<double>> doubles_grid() {

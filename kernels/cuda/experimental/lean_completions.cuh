@@ -6,6 +6,11 @@
 //   FinishNone  (leanread)  no completion: every block stores its partial as a plain Acc in its
 //                           slot and the host adds them (as ref/read does): the grid's read alone,
 //                           so that lean - leanread is the price of the completion.
+//   FinishPair  (_pair)     a floor, not shippable: every block adds {its partial, 1} to one float2
+//                           with one vector atomicAdd, and the block that sees the count at grid - 1
+//                           writes the sum. CUDA makes a float2 atomicAdd atomic per element only,
+//                           not as a pair, and the adds' order follows timing: the row measures what
+//                           a completion of one round trip and no poll costs (float only).
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -41,6 +46,22 @@ struct FinishNone : CompletesShare<FinishNone> {
     static_assert(sizeof(Acc) == sizeof(rb::cuda::detail::Slot<Acc>));
     const Acc block_total = block_sum<Shape::threads>(v, storage);
     if (threadIdx.x == 0) reinterpret_cast<Acc*>(slots)[blockIdx.x] = block_total;
+  }
+};
+
+struct FinishPair : CompletesShare<FinishPair> {
+  template <class Shape, class Acc>
+  __device__ __forceinline__ static void complete(Acc v, rb::cuda::detail::Slot<Acc>* slots, Acc* out,
+                                                  BlockSumStorage<Acc, Shape::threads>& storage) {
+    static_assert(sizeof(Acc) == 4, "float partials: the pair is one float2");
+    const Acc block_total = block_sum<Shape::threads>(v, storage);
+    if (threadIdx.x != 0) return;
+    auto* pair = reinterpret_cast<float2*>(slots);  // slots 0 and 1: zero between launches
+    const float2 seen = atomicAdd(pair, make_float2(block_total, 1.0f));
+    if (seen.y == static_cast<float>(gridDim.x - 1)) {
+      *out = seen.x + block_total;
+      *pair = make_float2(0.0f, 0.0f);
+    }
   }
 };
 
