@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Head on the GPU: build (torch, Triton, tests), GPU-labelled tests, the GPU rows of every type on
+# an unheld input, i32's one-type run and the 8 mid-size processes (every type), then the default
+# sweep with each row's end stamped.
+set -u
+export PATH=/usr/local/cuda/bin:$PATH
+D=$PWD/build/devscripts; T0=$SECONDS; L=$(mktemp -d)
+echo "rev $(cat $D/REV) nproc $(nproc) load $(cut -d' ' -f1-3 /proc/loadavg)"
+cmake --preset release -B build/chk -DCMAKE_CUDA_ARCHITECTURES=90 >$L/configure.log 2>&1 && cmake --build build/chk -j16 >$L/build.log 2>&1 || { grep -B2 -A10 error $L/build.log | head -40; tail -20 $L/configure.log; exit 1; }
+echo "build $((SECONDS-T0))s"; grep -iE "torch|triton" $L/configure.log | head -4
+RB_EXPECT_GPU=1 timeout 280 ctest --test-dir build/chk -L gpu -j4 --timeout 250 --no-tests=error >$L/ctest_gpu.log 2>&1
+echo "ctest -L gpu rc=$? $((SECONDS-T0))s"
+grep -E "tests passed|tests failed|\*\*\*Failed|Not Run|Timeout" $L/ctest_gpu.log | head -20
+echo "skipped: $(grep -c 'Skipped' $L/ctest_gpu.log)"
+python3 - <<'P'
+import struct, math, random
+random.seed(7)
+x = [random.uniform(-1, 1) for _ in range(4099)]
+for i, v in [(3, math.nan), (100, math.inf), (2000, 70000.0), (2001, -3e9), (2500, 1e-9), (4098, 20.0), (17, -1e6)]:
+    x[i] = v
+open('/tmp/unheld.bin', 'wb').write(struct.pack(f'<{len(x)}f', *x))
+P
+B=build/chk/bench/reduce_bench
+$B --input=/tmp/unheld.bin --sizes=12,4099 --dtype=all --benchmark_filter='^(cub|cub/acc16|cuda/onepass|cuda/mma|thrust/reduce|torch/sum|torch/sum_f32|triton/onepass|triton/onepass_acc16|ref/read|cpu/accumulate)(@[a-z0-9]+)?/' \
+  --max_time=20ms --timeout=20ms --benchmark_out=$L/unheld.json --benchmark_out_format=json >$L/unheld.log 2>$L/unheld.err
+echo "unheld rc=$?"; grep -E "measured|FAILED" $L/unheld.err | head -5
+mkdir -p $OUT/dt
+s=$SECONDS
+$B --dtype=i32 --benchmark_filter="^(cub|cub/acc16|cuda/onepass|cuda/mma|torch/[a-z0-9_]+|triton/[a-z0-9_]+|ref/read)(@i32)?/[0-9]+/cold" \
+  --benchmark_out=$OUT/dt/per_type_i32.json --benchmark_out_format=json >/dev/null 2>$L/per_type_i32.err
+echo "per_type i32 rc=$? wall $((SECONDS-s))s $(grep -E 'measured' $L/per_type_i32.err | head -2 | tr '\n' ' ')"
+for p in 1 2 3 4 5 6 7 8; do
+  s=$SECONDS
+  $B --dtype=all --sizes=2^13..2^18 --benchmark_filter='^(cub|cuda/onepass|ref/read)(@(f64|f16|bf16|i32))?/[0-9]+/cold' \
+    --benchmark_out=$OUT/dt/mid_$p.json --benchmark_out_format=json >/dev/null 2>$L/mid_$p.err
+  echo "mid $p rc=$? wall $((SECONDS-s))s $(grep -E 'measured' $L/mid_$p.err | head -1)"
+done
+s=$SECONDS
+$B --benchmark_out=$L/default.json --benchmark_out_format=json 2>$L/default.err | python3 $D/stamp.py >$L/default.log
+echo "default rc=$? wall $((SECONDS-s))s"; tail -4 $L/default.err | cut -c1-220
+gzip -f $OUT/dt/*.json $L/default.json $L/default.log $L/unheld.json $L/ctest_gpu.log
+tar czf $OUT/logs.tgz -C $L .
+echo "total $((SECONDS-T0))s"
