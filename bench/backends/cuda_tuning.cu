@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 #include <type_traits>
+#include <utility>
 
 #include "bench/backends/cuda_kernel.hpp"
 #include "bench/backends/cub_structure.hpp"
@@ -80,16 +81,26 @@ BackendDef<float> shipped() {
   return cuda_kernel(row_name<Acc, Threads, Unroll, BlocksPerSm>(how), Kernel::variant());
 }
 
-template <int Threads, int Unroll>
-BackendDef<float> single_block() {
-  using Kernel = rb::cuda::SingleBlock<float, rb::cuda::LaunchShape<Threads, Unroll, 1>>;
-  auto def = cuda_kernel("tune/single/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll), Kernel::variant());
-  auto& on_gpu = std::get<OnGpu<float>>(def.measure);
-  on_gpu.make = [make = on_gpu.make](const GpuProblem& p) {
-    if (p.n > Kernel::kMaxN) throw Skip("one block covers at most " + std::to_string(Kernel::kMaxN) + " floats");
+// def, skipping every n for which why_not(n) names a reason (empty: the row runs).
+template <class T, class WhyNot>
+BackendDef<T> skipping(BackendDef<T> def, WhyNot why_not) {
+  auto& on_gpu = std::get<OnGpu<T>>(def.measure);
+  on_gpu.make = [make = on_gpu.make, why_not](const GpuProblemOf<T>& p) {
+    if (const std::string why = why_not(p.n); !why.empty()) throw Skip(why);
     return make(p);
   };
   return def;
+}
+
+template <int Threads, int Unroll>
+BackendDef<float> single_block() {
+  using Kernel = rb::cuda::SingleBlock<float, rb::cuda::LaunchShape<Threads, Unroll, 1>>;
+  return skipping(
+      cuda_kernel("tune/single/t" + std::to_string(Threads) + "_u" + std::to_string(Unroll), Kernel::variant()),
+      [](std::int64_t n) {
+        return n > Kernel::kMaxN ? "one block covers at most " + std::to_string(Kernel::kMaxN) + " floats"
+                                 : std::string();
+      });
 }
 
 // tune/lean[_f64]/t.._u.._b..: OneTileGrid (sm_90's Mid path) on this shape.
@@ -109,13 +120,11 @@ using Staggered = rb::cuda::FinishStaggered<Cycles>;
 // A FinishStaggered kernel: its name's suffix, and a skip where its grid outgrows one batch.
 template <class Kernel, class T>
 BackendDef<T> staggered_row(BackendDef<T> def) {
-  auto& on_gpu = std::get<OnGpu<T>>(def.measure);
-  on_gpu.make = [make = on_gpu.make](const GpuProblemOf<T>& p) {
-    if (Kernel::geometry(p.n).grid > Staggered<0>::kMaxGrid)
-      throw Skip("FinishStaggered polls one batch: at most " + std::to_string(Staggered<0>::kMaxGrid) + " blocks");
-    return make(p);
-  };
-  return def;
+  return skipping(std::move(def), [](std::int64_t n) {
+    return Kernel::geometry(n).grid > Staggered<0>::kMaxGrid
+               ? "FinishStaggered polls one batch: at most " + std::to_string(Staggered<0>::kMaxGrid) + " blocks"
+               : std::string();
+  });
 }
 
 // tune/lean/t.._u.._b.._s<Cycles> over floats (Acc float) or doubles (Acc double, T double).
@@ -199,12 +208,9 @@ std::vector<BackendDef<T>> late_and_read() {
 template <class Shape>
 BackendDef<float> lean_pair() {
   using Kernel = rb::cuda::OneTileGrid<float, Shape, float, rb::cuda::experimental::FinishPair>;
-  auto def = lean_row<float, Shape, rb::cuda::experimental::FinishPair>("_pair");
-  auto& on_gpu = std::get<OnGpu<float>>(def.measure);
-  on_gpu.make = [make = on_gpu.make](const GpuProblem& p) {
-    if (Kernel::geometry(p.n).grid < 2) throw Skip("FinishPair needs a grid of 2 or more blocks");
-    return make(p);
-  };
+  auto def = skipping(lean_row<float, Shape, rb::cuda::experimental::FinishPair>("_pair"), [](std::int64_t n) {
+    return Kernel::geometry(n).grid < 2 ? std::string("FinishPair needs a grid of 2 or more blocks") : std::string();
+  });
   def.determinism = Determinism::not_guaranteed;  // the adds' order follows which block finished when
   return def;
 }
