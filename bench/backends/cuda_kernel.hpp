@@ -26,12 +26,14 @@ inline std::int64_t completion_depth(int grid) { return (std::int64_t{grid} + 31
 // threads threads keeps `unroll` accumulators and adds one value per row it loads (a float4 as a
 // lane pair first), so a chain runs over n / (grid x row) rows, plus one partial step for a chunk
 // that is not a whole number of tiles. After it: the pairwise sum of the accumulators, block 0's
-// scalar edge, the block tree, and the completion over the grid's partials (completion_depth).
+// scalar edge, the block tree, and the completion over the grid's partials (completion_depth, and
+// the fixed-point grid's roundings where the completion has one: Geometry::window_roundings).
 inline Structure kernel_structure(const rb::cuda::Geometry& g, std::int64_t n, Accumulator acc, bool float_result) {
   const int per_add = static_cast<int>(g.row / g.threads);
   const std::int64_t unroll = g.tile / g.row;
   Structure s = blocked(acc, n, std::int64_t{g.grid} * g.threads, per_add,
-                        tree_depth(unroll) + 1 + tree_depth(g.threads) + completion_depth(g.grid), float_result);
+                        tree_depth(unroll) + 1 + tree_depth(g.threads) + completion_depth(g.grid) + g.window_roundings,
+                        float_result);
   s.chain += unroll;
   return s;
 }

@@ -9,8 +9,10 @@
 // the sum (slots.cuh: no fence, no atomic read-modify-write in global memory, no memset launch, no
 // floating-point atomics). How the finisher collects is the completion: FinishEarly
 // (finish_early.cuh), FinishStaggered (finish_staggered.cuh) or FinishBlock (finish_block.cuh), by
-// n (OnepassTuned); integer partials on the Mid grid use FinishCounted instead (finish_counted.cuh:
-// one 64-bit atomic add per block, and the last block to arrive writes the sum). Shapes,
+// n (OnepassTuned). On the Mid grid, every block adds its partial and a count to one 64-bit word
+// with one integer atomic add, and the last block to arrive writes the sum: integer partials
+// exactly (FinishCounted, finish_counted.cuh), float partials on one fixed-point grid
+// (FinishFixed, finish_fixed.cuh, where each block has one tile). Shapes,
 // thresholds and completions come from the device's tuning entry (tuning.cuh: sm_90 or generic),
 // picked at launch (OnepassBySize).
 //
@@ -52,6 +54,7 @@
 #include "kernels/cuda/finish_block.cuh"
 #include "kernels/cuda/finish_counted.cuh"
 #include "kernels/cuda/finish_early.cuh"
+#include "kernels/cuda/finish_fixed.cuh"
 #include "kernels/cuda/finish_staggered.cuh"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/residency.cuh"
@@ -134,6 +137,18 @@ __device__ __forceinline__ void single_block_sum(const T* x, int n, Acc* out,
   if (t == 0) *out = total;
 }
 
+// What a completion that samples the input (FinishFixed::sample) loads before the block's own
+// tile; NoSample for the others.
+struct NoSample {};
+template <class Finish, class T>
+__device__ __forceinline__ auto sample_for(const SplitOf<T>& x) {
+  if constexpr (requires { Finish::sample(x); }) {
+    return Finish::sample(x);
+  } else {
+    return NoSample{};
+  }
+}
+
 // A grid of one tile per block (OneTileGrid): block b sums the body's tile b (Shape::unroll rows)
 // as the single block sums its one tile, block 0 the edges too, then Finish (FinishEarly).
 template <class T, class Acc, class Shape, class Finish = FinishEarly>
@@ -141,10 +156,16 @@ __global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void one_tile
     SplitOf<T> x, Slot<Acc>* slots, Acc* out) {
   __shared__ BlockSumStorage<Acc, Shape::threads> storage;
   const int first = static_cast<int>(blockIdx.x) * Shape::threads * Shape::unroll;
-  // The edges' loads first, so that they are in flight with the tile's rather than after its adds.
+  const auto sample = sample_for<Finish>(x);  // a completion's loads of the input (FinishFixed) first
+  // The edges' loads next, so that they are in flight with the tile's rather than after its adds.
   const T e = blockIdx.x == 0 ? x.edge(static_cast<int>(threadIdx.x)) : T{};
-  const Acc mine = tile_thread_sum<T, Acc, Shape>(x.body, first, static_cast<int>(x.body_n));
-  Finish::template complete<Shape>(mine + Element<T>::template widen<Acc>(e), slots, out, storage);
+  const Acc v = tile_thread_sum<T, Acc, Shape>(x.body, first, static_cast<int>(x.body_n)) +
+                Element<T>::template widen<Acc>(e);
+  if constexpr (std::is_same_v<decltype(sample), const NoSample>) {
+    Finish::template complete<Shape>(v, slots, out, storage);
+  } else {
+    Finish::template complete<Shape>(v, slots, out, storage, sample);
+  }
 }
 
 template <class Acc, class Shape>
@@ -225,8 +246,14 @@ struct Onepass {
 
   static int grid(std::int64_t n) { return work_sized_grid(n, kTile, max_grid()); }
 
+  // A completion may keep a word of its own before the slots (FinishFixed: kHeaderSlots).
+  static constexpr int kHeader = [] {
+    if constexpr (requires { Finish::kHeaderSlots; }) return Finish::kHeaderSlots;
+    return 0;
+  }();
+
   static std::size_t scratch_bytes(std::int64_t n) {
-    return static_cast<std::size_t>(grid(n)) * sizeof(Word);
+    return static_cast<std::size_t>(grid(n) + kHeader) * sizeof(Word);
   }
 
   static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) {
@@ -234,8 +261,13 @@ struct Onepass {
   }
 
   // A completion with limits takes grids up to its kMaxGrid (FinishStaggered: one batch of slots;
-  // FinishCounted: its count field) and n up to its kMaxElements (FinishCounted: its sum field).
-  static void check_fits(std::int64_t n, int blocks) {
+  // FinishCounted, FinishFixed: their count fields) and n up to its kMaxElements (FinishCounted:
+  // its sum field); a 64-bit header word needs scratch aligned for it.
+  static void check_fits(std::int64_t n, int blocks, const void* scratch) {
+    if constexpr (kHeader > 0) {
+      if (reinterpret_cast<std::uintptr_t>(scratch) % alignof(unsigned long long) != 0)
+        throw std::invalid_argument("Onepass: scratch not 8-byte aligned");
+    }
     if constexpr (requires { Finish::kMaxGrid; }) {
       if (blocks > Finish::kMaxGrid) throw std::invalid_argument("Onepass: grid beyond what the completion takes");
     }
@@ -247,7 +279,7 @@ struct Onepass {
   static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const auto x = split_aligned(detail::device_elements(in), n);
     const int blocks = grid(n);
-    check_fits(n, blocks);
+    check_fits(n, blocks, scratch);
     if constexpr (std::is_integral_v<Acc>) {
       // Every block's partial above INT64_MIN, the empty slot (slots.cuh): fewer than 2^32 int32s
       // a block. Beyond any device's memory with a full grid, but checked.
@@ -258,7 +290,13 @@ struct Onepass {
     RB_CUDA_CHECK_LAUNCH();
   }
 
-  static Geometry geometry(std::int64_t n) { return {grid(n), Shape::threads, kRowOf<Shape, T>, kTile}; }
+  static Geometry geometry(std::int64_t n) {
+    Geometry g{grid(n), Shape::threads, kRowOf<Shape, T>, kTile};
+    if constexpr (requires { Finish::window_roundings(g.grid, kTile); }) {
+      g.window_roundings = Finish::window_roundings(g.grid, kTile);
+    }
+    return g;
+  }
 
   static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
@@ -284,7 +322,7 @@ struct OneTileGrid : Onepass<Acc, Shape, Finish, T> {
   static void sum(const T* in, std::int64_t n, void* scratch, Acc* out, cudaStream_t stream) {
     const int blocks = Loop::grid(n);
     if (ceil_div(n, Loop::kTile) > max_grid()) return Loop::sum(in, n, scratch, out, stream);
-    Loop::check_fits(n, blocks);
+    Loop::check_fits(n, blocks, scratch);
     const auto x = split_aligned(detail::device_elements(in), n);
     kKernel<<<blocks, Shape::threads, 0, stream>>>(x, static_cast<typename Loop::Word*>(scratch), out);
     RB_CUDA_CHECK_LAUNCH();
@@ -296,9 +334,10 @@ struct OneTileGrid : Onepass<Acc, Shape, Finish, T> {
 // range of n (tuning.cuh has the figures behind sm_90's):
 //   n <= TinyShape's tile              one lean block (SingleBlock)
 //   n <= SmallShape's tile             one lean block of the Small shape
-//   n <  Tuning::wide_min_n            a grid of MidShape blocks, FinishEarly, or FinishCounted for
-//                                      integer partials (one tile per block where
-//                                      Tuning::one_tile_mid: OneTileGrid)
+//   n <  Tuning::wide_min_n            a grid of MidShape blocks (one tile per block where
+//                                      Tuning::one_tile_mid: OneTileGrid), FinishFixed for float
+//                                      partials there, FinishCounted for integer partials,
+//                                      FinishEarly otherwise
 //   n <  Tuning::large_min_n           a grid of WideShape blocks, one tile each (OneTileGrid),
 //                                      FinishStaggered
 //   n <  Tuning::block_collect_min_n   a grid of LargeShape blocks, FinishEarly
@@ -310,8 +349,12 @@ template <class Acc, class Tuning, class T = float>
 struct OnepassTuned {
   using Tiny = SingleBlock<Acc, typename Tuning::TinyShape, T>;
   using Small = SingleBlock<Acc, typename Tuning::SmallShape, T>;
-  // Integer partials travel with their count in one atomic word (finish_counted.cuh).
-  using MidFinish = std::conditional_t<std::is_integral_v<Acc>, FinishCounted, FinishEarly>;
+  // Partials travel with their count in one atomic word: integers exactly (finish_counted.cuh),
+  // floats on one fixed-point grid where each block has one tile (finish_fixed.cuh; in f32 at
+  // 2^15-2^18, 0.19-0.29 µs ahead of FinishEarly: results/h200/tuning.md#round-28).
+  using FloatMidFinish = std::conditional_t<Tuning::one_tile_mid, FinishFixed, FinishEarly>;
+  using MidFinish = std::conditional_t<std::is_integral_v<Acc>, FinishCounted,
+                                       std::conditional_t<std::is_same_v<Acc, float>, FloatMidFinish, FinishEarly>>;
   using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T, MidFinish>,
                                  Onepass<Acc, typename Tuning::MidShape, MidFinish, T>>;
   using Wide = OneTileGrid<Acc, typename Tuning::WideShape, T, FinishStaggered<kOnepassStaggerCycles>>;
@@ -326,6 +369,9 @@ struct OnepassTuned {
   static constexpr std::int64_t block_collect_min_n = elements_for_floats<T>(Tuning::block_collect_min_n);
   static_assert(!std::is_integral_v<Acc> || wide_min_n - 1 <= FinishCounted::kMaxElements,
                 "every Mid n within what FinishCounted's word holds");
+  static_assert(!std::is_same_v<MidFinish, FinishFixed> ||
+                    ceil_div(wide_min_n - 1, kTileOf<typename Tuning::MidShape, T>) <= FinishFixed::kMaxGrid,
+                "every Mid grid within FinishFixed's count fields");
 
   enum class Path { tiny, small, mid, wide, large, huge };
   static Path path(std::int64_t n) {

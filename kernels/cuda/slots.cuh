@@ -1,6 +1,7 @@
 #pragma once
 // How the blocks of one onepass grid hand their partials to the finisher, with no fence, no atomic
-// read-modify-write and no second kernel (onepass.cuh's glossary has the terms).
+// read-modify-write and no second kernel (onepass.cuh's glossary has the terms). FinishFixed's
+// slot path uses the same words behind a fence and its count (finish_fixed.cuh).
 //
 // Every other block's thread 0 stores its partial into its own slot (one relaxed store). The
 // finisher polls each slot until it is non-zero, reads the partial from that same word, and puts

@@ -135,6 +135,7 @@ int log2_of(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>
 //   + ceil((grid - 1) / 32)    the finisher's chain over the slots of one lane (or thread)
 //   + 5 + log2(threads / 32)   the finisher's tree over its lanes or threads
 //   + 1                        its own partial, added last
+//   + g.window_roundings       FinishFixed's fixed-point grid (Mid, float partials)
 // so |computed - exact| <= gamma(d) sum|x|, gamma(d) = d u / (1 - d u) (Higham, Accuracy and
 // Stability of Numerical Algorithms, 2nd ed., 4.2), plus the reference's own error (4 x 2^-53 of
 // sum|x|). The single-block paths have a subset of these levels, so the same d bounds them.
@@ -142,7 +143,7 @@ template <class T>
 double bound(std::int64_t n, const Geometry& g, double sum_abs) {
   const std::int64_t unroll = g.tile / g.row, warps = g.threads / 32;
   const std::int64_t d = log2_of(kPerVec<T>) + (n + g.tile * g.grid - 1) / (g.tile * g.grid) + 2 + log2_of(unroll) + 1 +
-                         2 * (5 + log2_of(warps)) + (g.grid - 1 + 31) / 32 + 1;
+                         2 * (5 + log2_of(warps)) + (g.grid - 1 + 31) / 32 + 1 + g.window_roundings;
   const double du = static_cast<double>(d) * kUnit<T>;
   EXPECT_LT(du, 0.01) << "no useful bound at n = " << n;
   return du / (1.0 - du) * sum_abs + 4.0 * 0x1p-53 * sum_abs;
