@@ -99,6 +99,17 @@ float run(const rb::cuda::Variant<float>& v, const DeviceArray<float>& d, int of
   return rb::test::sum_into(v, d.get() + offset, n, s.mem.get(), out.get());
 }
 
+// One n on the one-tile grid: its scratch and result, a call on host data (uploaded for it), and
+// whether the word and every slot are zero again.
+struct Calls {
+  explicit Calls(std::int64_t count) : n(count), s(count), out(1) {}
+  float sum(const std::vector<float>& x) { return run(Grid::variant(), rb::test::upload(x), 0, n, s, out); }
+  bool zeroed() const { return nonzero_bytes(s.mem.get(), s.bytes) == 0; }
+  std::int64_t n;
+  Scratch s;
+  DeviceArray<float> out;
+};
+
 TEST(FinishFixed, SmallIntegersExactOnEveryGridAndBothKernels) {
   RB_REQUIRE_GPU();
   const std::int64_t most = FinishFixed::kMaxGrid * kTile;
@@ -145,26 +156,22 @@ TEST(FinishFixed, RandomDataWithinTheBoundAndTheSameBitsEveryRun) {
 // (which shows that path ran), and empties them; the fitting blocks' partials stay exact.
 TEST(FinishFixed, PartialsBeyondTheGridTakeTheSlotPath) {
   RB_REQUIRE_GPU();
-  const std::int64_t n = 40 * kTile + 5;
-  const auto fits = small_integers(n, 22);
+  Calls c(40 * kTile + 5);
+  const auto fits = small_integers(c.n, 22);
   auto beyond = fits;
   fill_tile_unsampled(beyond, 2, 100.0f);
   fill_tile_unsampled(beyond, 5, 100.0f);
-  const auto d_fits = rb::test::upload(fits);
-  const auto d_beyond = rb::test::upload(beyond);
-  Scratch s(n);
-  DeviceArray<float> out(1);
   const unsigned planted = slot_word(1000.0f);
 
-  s.set_slot(7, planted);
-  EXPECT_EQ(run(Grid::variant(), d_fits, 0, n, s, out), exact_sum(fits));
-  EXPECT_EQ(s.get_slot(7), planted) << "the fast path read or emptied a slot";
+  c.s.set_slot(7, planted);
+  EXPECT_EQ(c.sum(fits), exact_sum(fits));
+  EXPECT_EQ(c.s.get_slot(7), planted) << "the fast path read or emptied a slot";
 
-  EXPECT_EQ(run(Grid::variant(), d_beyond, 0, n, s, out), exact_sum(beyond) + 1000.0);
-  EXPECT_EQ(nonzero_bytes(s.mem.get(), s.bytes), 0) << "the slot path left a slot or the word set";
-  for (int r = 0; r < 5; ++r) EXPECT_EQ(run(Grid::variant(), d_beyond, 0, n, s, out), exact_sum(beyond));
-  EXPECT_EQ(run(Grid::variant(), d_fits, 0, n, s, out), exact_sum(fits));
-  EXPECT_EQ(nonzero_bytes(s.mem.get(), s.bytes), 0);
+  EXPECT_EQ(c.sum(beyond), exact_sum(beyond) + 1000.0);
+  EXPECT_TRUE(c.zeroed()) << "the slot path left a slot or the word set";
+  for (int r = 0; r < 5; ++r) EXPECT_EQ(c.sum(beyond), exact_sum(beyond));
+  EXPECT_EQ(c.sum(fits), exact_sum(fits));
+  EXPECT_TRUE(c.zeroed());
 }
 
 // No grid: an infinite sample, or a largest |x| of 2^-117 (bottom below -126); every block takes
@@ -172,30 +179,25 @@ TEST(FinishFixed, PartialsBeyondTheGridTakeTheSlotPath) {
 // and so is the sum. A clean call after each gives the exact sum again.
 TEST(FinishFixed, NoGridOrNanStillCorrect) {
   RB_REQUIRE_GPU();
-  const std::int64_t n = 29 * kTile + 3;
-  const auto clean = small_integers(n, 23);
+  Calls c(29 * kTile + 3);
+  const auto clean = small_integers(c.n, 23);
   auto tiny = clean;
   for (float& v : tiny) v = std::ldexp(v, -120);
+  const auto sampled = sampled_elements(c.n);
   auto inf = clean;
-  inf[static_cast<std::size_t>(sampled_elements(n)[4 * 9])] = std::numeric_limits<float>::infinity();
+  inf[static_cast<std::size_t>(sampled[4 * 9])] = std::numeric_limits<float>::infinity();
   auto nan = clean;
-  nan[static_cast<std::size_t>(11 * kTile + 77)] = std::numeric_limits<float>::quiet_NaN();
-  const auto sampled = sampled_elements(n);
-  ASSERT_EQ(std::find(sampled.begin(), sampled.end(), 11 * kTile + 77), sampled.end());
-  const auto d_clean = rb::test::upload(clean);
-  Scratch s(n);
-  DeviceArray<float> out(1);
-  const auto d_tiny = rb::test::upload(tiny);
-  EXPECT_EQ(run(Grid::variant(), d_tiny, 0, n, s, out), std::ldexp(exact_sum(clean), -120));
-  EXPECT_EQ(nonzero_bytes(s.mem.get(), s.bytes), 0);
-  const auto d_inf = rb::test::upload(inf);
-  EXPECT_EQ(run(Grid::variant(), d_inf, 0, n, s, out), std::numeric_limits<float>::infinity());
-  EXPECT_EQ(nonzero_bytes(s.mem.get(), s.bytes), 0);
-  EXPECT_EQ(run(Grid::variant(), d_clean, 0, n, s, out), exact_sum(clean));
-  const auto d_nan = rb::test::upload(nan);
-  EXPECT_TRUE(std::isnan(run(Grid::variant(), d_nan, 0, n, s, out)));
-  EXPECT_EQ(nonzero_bytes(s.mem.get(), s.bytes), 0);
-  EXPECT_EQ(run(Grid::variant(), d_clean, 0, n, s, out), exact_sum(clean));
+  const std::int64_t unsampled = 11 * kTile + 77;
+  ASSERT_EQ(std::find(sampled.begin(), sampled.end(), unsampled), sampled.end());
+  nan[static_cast<std::size_t>(unsampled)] = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(c.sum(tiny), std::ldexp(exact_sum(clean), -120));
+  EXPECT_TRUE(c.zeroed());
+  EXPECT_EQ(c.sum(inf), std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(c.zeroed());
+  EXPECT_EQ(c.sum(clean), exact_sum(clean));
+  EXPECT_TRUE(std::isnan(c.sum(nan)));
+  EXPECT_TRUE(c.zeroed());
+  EXPECT_EQ(c.sum(clean), exact_sum(clean));
 }
 
 // One block more than the count fields hold is refused before any launch; the grid's roundings
