@@ -1,8 +1,8 @@
 #pragma once
-// What the typed kernel tests share: values stored as a type, and the reference they check
-// against, a compensated (Neumaier) fp64 sum of rb::widen(x) over the finite values, accurate to
-// about 2 x 2^-53 of sum|x|, and what IEEE arithmetic must give with NaN or infinities present;
-// int32: the exact sum.
+// What the typed kernel tests share: values stored as a type, small integers that every order
+// sums exactly, and the reference they check against, a compensated (Neumaier) fp64 sum of
+// rb::widen(x) over the finite values, accurate to about 2 x 2^-53 of sum|x|, and what IEEE
+// arithmetic must give with NaN or infinities present; int32: the exact sum.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +13,7 @@
 
 #include "common/dtype.hpp"
 #include "common/parallel.hpp"
+#include "common/synth.hpp"
 
 namespace rb::test {
 
@@ -25,6 +26,24 @@ T stored(float v) {
     return rb::to_bf16(v);
   else
     return static_cast<T>(v);
+}
+
+// Small integers +-(1 + h % 8) from a hash of (seed, i): every partial sum any order forms stays an
+// integer far below 2^24 (a random walk), so a float accumulator adds them exactly and the sum
+// must equal the integer sum: one element dropped or read twice changes it, at any n, which a
+// rounding bound on random data misses once n x 2^-24 x sum|x| exceeds an element.
+template <class T>
+std::vector<T> small_integers(std::int64_t n, std::uint64_t seed) {
+  std::vector<T> x(static_cast<std::size_t>(n));
+  constexpr std::int64_t kChunk = std::int64_t{1} << 22;
+  rb::parallel_for((n + kChunk - 1) / kChunk, [&](std::int64_t c) {
+    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
+      const std::uint64_t h = rb::synth::mix(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(i));
+      const int v = (h & 8u) != 0 ? -static_cast<int>(1 + h % 8) : static_cast<int>(1 + h % 8);
+      x[static_cast<std::size_t>(i)] = stored<T>(static_cast<float>(v));
+    }
+  });
+  return x;
 }
 
 struct TypedReference {

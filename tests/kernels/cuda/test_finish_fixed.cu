@@ -15,12 +15,12 @@
 #include <type_traits>
 #include <vector>
 
-#include "common/synth.hpp"
 #include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
 #include "tests/kernels/cuda/device.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/gpu.hpp"
+#include "tests/support/typed_reference.hpp"
 
 namespace {
 
@@ -28,6 +28,7 @@ using rb::cuda::FinishFixed;
 using rb::test::Acc;
 using rb::test::DeviceArray;
 using rb::test::nonzero_bytes;
+constexpr auto small_integers = rb::test::small_integers<float>;  // every path: the integer sum exactly
 using Shape = rb::cuda::OnepassMidShape;
 using Grid = rb::cuda::OneTileGrid<float, Shape, float, FinishFixed>;
 using Looping = rb::cuda::Onepass<float, Shape, FinishFixed>;
@@ -40,18 +41,6 @@ static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm9
 
 constexpr std::int64_t kTile = Grid::kTile;
 constexpr std::size_t kWordBytes = sizeof(unsigned long long);
-
-// +-(1 + h % 8) from a hash of (seed, i): every sum any order forms is an integer far below 2^24,
-// so every path must give the integer sum exactly.
-std::vector<float> small_integers(std::int64_t n, std::uint64_t seed) {
-  std::vector<float> x(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::uint64_t h = rb::synth::mix(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(i));
-    const auto m = static_cast<float>(1 + h % 8);
-    x[static_cast<std::size_t>(i)] = (h & 8u) != 0 ? -m : m;
-  }
-  return x;
-}
 
 double exact_sum(std::span<const float> x) {
   double s = 0;

@@ -40,6 +40,7 @@ using rb::test::DeviceArray;
 using rb::test::upload;
 using rb::test::nonzero_bytes;
 using rb::test::reference_of;
+using rb::test::small_integers;
 using Reference = rb::test::TypedReference;
 
 template <class T>
@@ -97,28 +98,6 @@ std::vector<T> random_elements(std::int64_t n, std::uint64_t seed) {
   return x;
 }
 
-// Small integers +-(1 + h % 8) from a hash of (seed, i): every partial sum any order forms stays an
-// integer far below 2^24 (a random walk), so a float accumulator adds them exactly and the sum
-// must equal the integer sum: one element dropped or read twice changes it, at any n, which a
-// rounding bound on random data misses once n x 2^-24 x sum|x| exceeds an element.
-template <class T>
-std::vector<T> small_integers(std::int64_t n, std::uint64_t seed) {
-  std::vector<T> x(static_cast<std::size_t>(n));
-  constexpr std::int64_t kChunk = std::int64_t{1} << 22;
-  rb::parallel_for((n + kChunk - 1) / kChunk, [&](std::int64_t c) {
-    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
-      const std::uint64_t h = rb::synth::mix(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(i));
-      const int v = (h & 8u) != 0 ? -static_cast<int>(1 + h % 8) : static_cast<int>(1 + h % 8);
-      if constexpr (std::is_same_v<T, rb::f16>)
-        x[static_cast<std::size_t>(i)] = rb::to_f16(static_cast<float>(v));
-      else if constexpr (std::is_same_v<T, rb::bf16>)
-        x[static_cast<std::size_t>(i)] = rb::to_bf16(static_cast<float>(v));
-      else
-        x[static_cast<std::size_t>(i)] = static_cast<T>(v);
-    }
-  });
-  return x;
-}
 
 // ---- reference and bound --------------------------------------------------------------------
 
