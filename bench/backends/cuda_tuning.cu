@@ -143,7 +143,8 @@ BackendDef<float> large_staggered() {
       cuda_kernel(row_name<float, 512, 8, 2>(("_s" + std::to_string(Cycles)).c_str()), Kernel::variant()));
 }
 
-// tune/lean/t.._u.._b.. over doubles: OneTileGrid with FinishEarly, as cuda/onepass@f64's Mid path.
+// tune/lean/t.._u.._b.. over doubles: OneTileGrid with FinishEarly, cuda/onepass@f64's Mid path before
+// FinishFixed took double partials (results/h200/tuning.md#round-29).
 template <int Threads, int Unroll, int BlocksPerSm>
 BackendDef<double> lean_doubles() {
   return lean_row<double, rb::cuda::LaunchShape<Threads, Unroll, BlocksPerSm>, FinishEarly>("");

@@ -9,12 +9,12 @@
 // the sum (slots.cuh: no fence, no atomic read-modify-write in global memory, no memset launch, no
 // floating-point atomics). How the finisher collects is the completion: FinishEarly
 // (finish_early.cuh), FinishStaggered (finish_staggered.cuh) or FinishBlock (finish_block.cuh), by
-// n (OnepassTuned). On the Mid grid, every block adds its partial and a count to one 64-bit word
-// with one integer atomic add, and the last block to arrive writes the sum: integer partials
-// exactly (FinishCounted, finish_counted.cuh), float partials on one fixed-point grid
-// (FinishFixed, finish_fixed.cuh, where each block has one tile). Shapes,
-// thresholds and completions come from the device's tuning entry (tuning.cuh: sm_90 or generic),
-// picked at launch (OnepassBySize).
+// n (OnepassTuned). On the Mid grid, every block adds its partial and a count to a 64-bit word
+// with an integer atomic add, and the last block to arrive writes the sum: integer partials
+// exactly (FinishCounted, finish_counted.cuh), float and double partials on one fixed-point grid
+// (FinishFixed, finish_fixed.cuh, where each block has one tile). Shapes, thresholds and
+// completions come from the device's tuning entry (tuning.cuh: sm_90 or generic), picked at
+// launch (OnepassBySize).
 //
 // Terms:
 //   row       one float4 (one 16-byte vector of T) per thread of a block: what one load
@@ -246,9 +246,9 @@ struct Onepass {
 
   static int grid(std::int64_t n) { return work_sized_grid(n, kTile, max_grid()); }
 
-  // A completion may keep a word of its own before the slots (FinishFixed: kHeaderSlots).
+  // A completion may keep words of its own before the slots (FinishFixed: header_slots).
   static constexpr int kHeader = [] {
-    if constexpr (requires { Finish::kHeaderSlots; }) return Finish::kHeaderSlots;
+    if constexpr (requires { Finish::template header_slots<Acc>(); }) return Finish::template header_slots<Acc>();
     return 0;
   }();
 
@@ -292,8 +292,8 @@ struct Onepass {
 
   static Geometry geometry(std::int64_t n) {
     Geometry g{grid(n), Shape::threads, kRowOf<Shape, T>, kTile};
-    if constexpr (requires { Finish::window_roundings(g.grid, kTile); }) {
-      g.window_roundings = Finish::window_roundings(g.grid, kTile);
+    if constexpr (requires { Finish::template window_roundings<Acc>(g.grid, kTile); }) {
+      g.window_roundings = Finish::template window_roundings<Acc>(g.grid, kTile);
     }
     return g;
   }
@@ -336,8 +336,8 @@ struct OneTileGrid : Onepass<Acc, Shape, Finish, T> {
 //   n <= SmallShape's tile             one lean block of the Small shape
 //   n <  Tuning::wide_min_n            a grid of MidShape blocks (one tile per block where
 //                                      Tuning::one_tile_mid: OneTileGrid), FinishFixed for float
-//                                      partials there, FinishCounted for integer partials,
-//                                      FinishEarly otherwise
+//                                      and double partials there, FinishCounted for integer
+//                                      partials, FinishEarly otherwise
 //   n <  Tuning::large_min_n           a grid of WideShape blocks, one tile each (OneTileGrid),
 //                                      FinishStaggered
 //   n <  Tuning::block_collect_min_n   a grid of LargeShape blocks, FinishEarly
@@ -349,12 +349,11 @@ template <class Acc, class Tuning, class T = float>
 struct OnepassTuned {
   using Tiny = SingleBlock<Acc, typename Tuning::TinyShape, T>;
   using Small = SingleBlock<Acc, typename Tuning::SmallShape, T>;
-  // Partials travel with their count in one atomic word: integers exactly (finish_counted.cuh),
-  // floats on one fixed-point grid where each block has one tile (finish_fixed.cuh; in f32 at
-  // 2^15-2^18, 0.19-0.29 µs ahead of FinishEarly: results/h200/tuning.md#round-28).
-  using FloatMidFinish = std::conditional_t<Tuning::one_tile_mid, FinishFixed, FinishEarly>;
+  // Partials travel with their count in atomic words: integers exactly (finish_counted.cuh),
+  // floats and doubles on one fixed-point grid where each block has one tile (finish_fixed.cuh; in
+  // f32 at 2^15-2^18, 0.19-0.29 µs ahead of FinishEarly: results/h200/tuning.md#round-28).
   using MidFinish = std::conditional_t<std::is_integral_v<Acc>, FinishCounted,
-                                       std::conditional_t<std::is_same_v<Acc, float>, FloatMidFinish, FinishEarly>>;
+                                       std::conditional_t<Tuning::one_tile_mid, FinishFixed, FinishEarly>>;
   using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T, MidFinish>,
                                  Onepass<Acc, typename Tuning::MidShape, MidFinish, T>>;
   using Wide = OneTileGrid<Acc, typename Tuning::WideShape, T, FinishStaggered<kOnepassStaggerCycles>>;

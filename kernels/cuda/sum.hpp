@@ -30,7 +30,8 @@ struct Geometry {
   std::int64_t row = 0;   // floats a block reads with one load per thread
   std::int64_t tile = 0;  // floats a block reads per step of its loop (row x loads in flight)
   // A completion that rounds each partial to one fixed-point grid (FinishFixed): that error, as
-  // the number of float additions (2^-24 sum|x| each) that bound it; 0 for the others.
+  // the number of the accumulator's additions (its unit roundoff x sum|x| each: 2^-24 in float,
+  // 2^-53 in double) that bound it; 0 for the others.
   std::int64_t window_roundings = 0;
 };
 

@@ -100,7 +100,7 @@ using ReadShape = OnepassLargeShape;
 // cuda/onepass's tables, one per TuningEntry (onepass.cuh: OnepassTuned runs one). Paths by n:
 //   n <= TinyShape's tile: one lean block; n <= SmallShape's tile: one lean block of that shape;
 //   n < wide_min_n: a MidShape grid (one tile per block where one_tile_mid), FinishFixed for float
-//   partials there, FinishCounted for integer partials, FinishEarly otherwise;
+//   and double partials there, FinishCounted for integer partials, FinishEarly otherwise;
 //   n < large_min_n: a WideShape grid, one tile per block, FinishStaggered;
 //   n < block_collect_min_n: a LargeShape grid,
 //   FinishEarly; otherwise the LargeShape grid, FinishBlock.

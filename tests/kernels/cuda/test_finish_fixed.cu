@@ -1,5 +1,5 @@
-// FinishFixed (kernels/cuda/finish_fixed.cuh), the float Mid grid's completion: small integers
-// summed exactly on either path, random data within the bound and bit for bit the same over runs,
+// FinishFixed (kernels/cuda/finish_fixed.cuh) with float partials: small integers summed exactly
+// on either path, random data within the bound and bit for bit the same over runs,
 // the slot path taken by partials beyond the sample's grid, by NaN and by a sample that gives no
 // grid, the scratch left zeroed, and a grid beyond its count fields refused. Scratch: the 64-bit
 // word, then one float slot per block.
@@ -18,6 +18,7 @@
 #include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
 #include "tests/kernels/cuda/device.hpp"
+#include "tests/kernels/cuda/fixed_sample.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/typed_reference.hpp"
@@ -35,27 +36,12 @@ using Looping = rb::cuda::Onepass<float, Shape, FinishFixed>;
 
 static_assert(std::is_same_v<rb::cuda::OnepassTuned<float, rb::cuda::OnepassSm90Tuning>::MidFinish, FinishFixed>,
               "cuda/onepass's float Mid grid is the one tested here");
-static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning>::MidFinish,
-                             rb::cuda::FinishEarly>,
-              "double partials keep the slots");
 
 constexpr std::int64_t kTile = Grid::kTile;
 constexpr std::size_t kWordBytes = sizeof(unsigned long long);
 
-double exact_sum(std::span<const float> x) {
-  double s = 0;
-  for (const float v : x) s += v;  // integers below 2^53: exact in any order
-  return s;
-}
-
-// The elements of the vectors warp 0 samples (FinishFixed::sample) for n floats at an aligned start.
-std::vector<std::int64_t> sampled_elements(std::int64_t n) {
-  std::vector<std::int64_t> at;
-  const std::int64_t vectors = n / 4;
-  for (std::int64_t lane = 0; lane < 32; ++lane)
-    for (std::int64_t k = 0; k < 4; ++k) at.push_back(lane * vectors / 32 * 4 + k);
-  return at;
-}
+double exact_sum(std::span<const float> x) { return rb::test::exact_sum(x); }
+constexpr auto sampled_elements = rb::test::sampled_elements<float>;
 
 // Block b's tile set to `value`, except for the sampled elements, which keep theirs.
 void fill_tile_unsampled(std::vector<float>& x, std::int64_t b, float value) {
@@ -201,7 +187,7 @@ TEST(FinishFixed, GridBeyondItsCountFieldsRefusedAndRoundingsStated) {
   EXPECT_THROW(Grid::sum(d.get(), n, s.mem.get(), out.get(), nullptr), std::invalid_argument);
   EXPECT_EQ(Grid::geometry(32 * kTile).window_roundings, 2);
   EXPECT_EQ(Grid::geometry(33 * kTile).window_roundings, 3);
-  EXPECT_EQ(FinishFixed::window_roundings(96, 8192), 12);  // 16-bit input: tiles of 8192 elements
+  EXPECT_EQ(FinishFixed::window_roundings<float>(96, 8192), 12);  // 16-bit input: tiles of 8192 elements
 }
 
 }  // namespace

@@ -114,7 +114,7 @@ int log2_of(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>
 //   + ceil((grid - 1) / 32)    the finisher's chain over the slots of one lane (or thread)
 //   + 5 + log2(threads / 32)   the finisher's tree over its lanes or threads
 //   + 1                        its own partial, added last
-//   + g.window_roundings       FinishFixed's fixed-point grid (Mid, float partials)
+//   + g.window_roundings       FinishFixed's fixed-point grid (Mid, float and double partials)
 // so |computed - exact| <= gamma(d) sum|x|, gamma(d) = d u / (1 - d u) (Higham, Accuracy and
 // Stability of Numerical Algorithms, 2nd ed., 4.2), plus the reference's own error (4 x 2^-53 of
 // sum|x|). The single-block paths have a subset of these levels, so the same d bounds them.
