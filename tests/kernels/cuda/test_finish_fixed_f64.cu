@@ -14,7 +14,6 @@
 #include <span>
 #include <vector>
 
-#include "common/synth.hpp"
 #include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
 #include "tests/kernels/cuda/device.hpp"
@@ -45,19 +44,6 @@ constexpr int kLow = 0, kHigh = 1, kMeet = 2;
 constexpr std::size_t kHeaderBytes = 3 * sizeof(Word);
 
 using rb::test::exact_sum;
-
-// Doubles with all 53 bits of significand, signs and exponents in [-8, 8] mixed: every block's q
-// has low bits, so the low word carries real weight.
-std::vector<double> full_precision(std::int64_t n, std::uint64_t seed) {
-  std::vector<double> x(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) {
-    const std::uint64_t h = rb::synth::mix(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(i));
-    const double m = 1.0 + static_cast<double>(h >> 12) * 0x1p-52;
-    const int e = static_cast<int>(h % 17) - 8;
-    x[static_cast<std::size_t>(i)] = std::ldexp((h & 0x800) != 0 ? -m : m, e);
-  }
-  return x;
-}
 
 constexpr auto sampled_elements = rb::test::sampled_elements<double>;
 
@@ -138,7 +124,7 @@ TEST(FinishFixedDouble, SmallIntegersExactOnEveryGridAndBothKernels) {
 TEST(FinishFixedDouble, FullPrecisionWithinADoubleBoundAndTheSameBitsEveryRun) {
   RB_REQUIRE_GPU();
   const std::int64_t most = 96 * kTile;
-  const auto x = full_precision(most + 8, 5);
+  const auto x = rb::test::random_elements<double>(most + 8, 5);  // 53-bit significands: q has low bits
   const auto d = rb::test::upload(std::span<const double>(x));
   Scratch s(most);
   DeviceArray<double> out(1);

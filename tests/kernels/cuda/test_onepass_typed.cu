@@ -40,6 +40,7 @@ using rb::test::DeviceArray;
 using rb::test::upload;
 using rb::test::nonzero_bytes;
 using rb::test::reference_of;
+using rb::test::random_elements;
 using rb::test::small_integers;
 using Reference = rb::test::TypedReference;
 
@@ -49,54 +50,8 @@ constexpr int kPerVec = static_cast<int>(16 / sizeof(T));
 template <class T>
 constexpr double kUnit = std::is_same_v<T, double> ? 0x1p-53 : 0x1p-24;
 
-// ---- data -----------------------------------------------------------------------------------
+// ---- data: random_elements and small_integers (tests/support/typed_reference.hpp) -------------
 
-// x[i] from a hash of (seed, i): floats sign x m x 2^e, m uniform in [1, 2) on a 2^-23 grid (2^-52
-// for double), e uniform in [-8, 8], then rounded to T (rb::to_f16, rb::to_bf16): mixed
-// magnitudes whose float sums stay finite (|sum| <= 512 n). int32: a quarter uniform over all of
-// int32, a quarter each within 1024 of INT32_MAX and of INT32_MIN, so partial sums overflow int32
-// (never int64 below 2^32 elements).
-template <class T>
-T element(std::uint64_t seed, std::int64_t i) {
-  const std::uint64_t h = rb::synth::mix(rb::synth::mix(seed) + 0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(i));
-  if constexpr (std::is_same_v<T, std::int32_t>) {
-    const auto near = static_cast<std::int32_t>((h >> 8) & 1023u);
-    switch (h & 3u) {
-      case 0:
-        return std::numeric_limits<std::int32_t>::max() - near;
-      case 1:
-        return std::numeric_limits<std::int32_t>::min() + near;
-      default:
-        return static_cast<std::int32_t>(static_cast<std::uint32_t>(h >> 32));
-    }
-  } else {
-    const double sign = (h & 1u) != 0 ? -1.0 : 1.0;
-    const int e = static_cast<int>((h >> 1) % 17) - 8;
-    if constexpr (std::is_same_v<T, double>) {
-      const std::uint64_t m = rb::synth::mix(h) >> 12;  // 52 bits
-      return sign * std::ldexp(1.0 + static_cast<double>(m) * 0x1p-52, e);
-    } else {
-      const auto m = static_cast<float>((h >> 8) & 0x7FFFFFu);  // 23 bits
-      const float v = static_cast<float>(sign) * std::ldexp(1.0f + m * 0x1p-23f, e);
-      if constexpr (std::is_same_v<T, rb::f16>)
-        return rb::to_f16(v);
-      else
-        return rb::to_bf16(v);
-    }
-  }
-}
-
-template <class T>
-std::vector<T> random_elements(std::int64_t n, std::uint64_t seed) {
-  std::vector<T> x(static_cast<std::size_t>(n));
-  constexpr std::int64_t kChunk = std::int64_t{1} << 22;
-  rb::parallel_for((n + kChunk - 1) / kChunk, [&](std::int64_t c) {
-    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
-      x[static_cast<std::size_t>(i)] = element<T>(seed, i);
-    }
-  });
-  return x;
-}
 
 
 // ---- reference and bound --------------------------------------------------------------------
