@@ -12,7 +12,9 @@
 //                            experimental/lean_completions.cuh); --dtype=f64 also over doubles;
 //   tune/leanread/t.._u.._b..   OneTileGrid's read alone (FinishNone: the host adds the partials);
 //   ..._pair                 OneTileGrid completed by one float2 atomicAdd per block (FinishPair: a
-//                            floor, not shippable; grids of 2 or more blocks; not run-to-run).
+//                            floor, not shippable; grids of 2 or more blocks; not run-to-run);
+//   ..._fixed                OneTileGrid completed by FinishFixed (the Mid grid's) on other shapes
+//                            and sizes, up to its 128 blocks; --dtype=f64 also over doubles.
 // Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh with its figures. (vec4 against vec4_ilp4, for
@@ -216,11 +218,25 @@ BackendDef<float> lean_pair() {
   return def;
 }
 
+// tune/lean/t.._u.._b.._fixed over T: OneTileGrid completed by FinishFixed (the Mid grid's, float
+// and double partials) on any shape, where its grid fits the count fields: Mid's shape beyond
+// 1.5 MiB, and Wide's (256 x 8), where cuda/onepass runs FinishStaggered from 1.5 to 4 MiB.
+template <class T, class Shape>
+BackendDef<T> lean_fixed() {
+  using Kernel = rb::cuda::OneTileGrid<T, Shape, T, rb::cuda::FinishFixed>;
+  return skipping(lean_row<T, Shape, rb::cuda::FinishFixed>("_fixed"), [](std::int64_t n) {
+    return Kernel::geometry(n).grid > rb::cuda::FinishFixed::kMaxGrid
+               ? "FinishFixed counts at most " + std::to_string(rb::cuda::FinishFixed::kMaxGrid) + " blocks"
+               : std::string();
+  });
+}
+
 std::vector<BackendDef<float>> staggered_grid() {
   return {lean_staggered<float, 256, 4, 4, 32>(),  lean_staggered<float, 256, 4, 4, 64>(),
           lean_staggered<float, 256, 4, 4, 128>(), lean_staggered<float, 256, 8, 4, 64>(),
           lean_staggered<float, 512, 8, 2, 64>(),  large_staggered<64>(),
-          lean_pair<Mid>(),                        lean_pair<Mid8>()};
+          lean_pair<Mid>(),                        lean_pair<Mid8>(),
+          lean_fixed<float, Mid>(),                lean_fixed<float, Mid8>()};
 }
 
 std::vector<BackendDef<double>> doubles_grid() {
@@ -230,7 +246,9 @@ std::vector<BackendDef<double>> doubles_grid() {
           lean_staggered<double, 256, 4, 4, 32>(),
           lean_staggered<double, 256, 4, 4, 64>(),
           lean_staggered<double, 256, 4, 4, 128>(),
-          lean_staggered<double, 256, 8, 4, 64>()};
+          lean_staggered<double, 256, 8, 4, 64>(),
+          lean_fixed<double, Mid>(),
+          lean_fixed<double, Mid8>()};
 }
 
 std::vector<BackendDef<float>> tuning_grid() {
