@@ -350,8 +350,9 @@ struct OnepassTuned {
   using Tiny = SingleBlock<Acc, typename Tuning::TinyShape, T>;
   using Small = SingleBlock<Acc, typename Tuning::SmallShape, T>;
   // Partials travel with their count in atomic words: integers exactly (finish_counted.cuh),
-  // floats and doubles on one fixed-point grid where each block has one tile (finish_fixed.cuh; in
-  // f32 at 2^15-2^18, 0.19-0.29 µs ahead of FinishEarly: results/h200/tuning.md#round-28).
+  // floats and doubles on one fixed-point grid where each block has one tile (finish_fixed.cuh;
+  // ahead of FinishEarly by 0.19-0.29 µs in f32 at 2^15-2^18 and 0.13-0.29 µs in f64 at
+  // 2^14-2^17: results/h200/tuning.md#round-28, #round-29).
   using MidFinish = std::conditional_t<std::is_integral_v<Acc>, FinishCounted,
                                        std::conditional_t<Tuning::one_tile_mid, FinishFixed, FinishEarly>>;
   using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T, MidFinish>,
