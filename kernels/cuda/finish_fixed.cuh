@@ -99,6 +99,10 @@ struct FinishFixed {
  private:
   using Word = unsigned long long;
   static constexpr Word kArrivals = kMaxGrid - 1;
+  // A word's total handed to the other last block: [0] set (never 0, the empty meeting word),
+  // [1, 9) its slot-path count (up to kMaxGrid), [9, 64) its sum (two's complement).
+  static constexpr int kHandedCountShift = 1, kHandedSumShift = 9;
+  static_assert(kMaxGrid < (1 << (kHandedSumShift - kHandedCountShift)), "the handed count field holds kMaxGrid");
 
   // Warp 0, with its block's partial p in lane 0: floats on one word, all in lane 0 but the slots.
   __device__ __forceinline__ static void one_word(float p, bool valid, int bottom, detail::Slot<float>* slots,
@@ -177,15 +181,16 @@ struct FinishFixed {
       const int mine = lasts == 1u ? 0 : 1;
       Word other = 0;
       if (lane == mine) {
-        const Word handed = (static_cast<Word>(total) << 9) | (static_cast<Word>(routed) << 1) | 1;  // never 0
+        const Word handed = (static_cast<Word>(total) << kHandedSumShift) |
+                            (static_cast<Word>(routed) << kHandedCountShift) | 1;
         other = detail::DeviceAtomic<Word>(words[2]).exchange(handed, ::cuda::memory_order_relaxed);
       }
       other = __shfl_sync(kFullWarp, other, mine);
       if (other == 0) return;  // the first there: the other block writes
       if (lane == mine) detail::DeviceAtomic<Word>(words[2]).store(0, ::cuda::memory_order_relaxed);
       if (lane == 1 - mine) {
-        total = static_cast<long long>(other) >> 9;
-        routed = static_cast<int>((other >> 1) & 0xFF);
+        total = static_cast<long long>(other) >> kHandedSumShift;  // arithmetic shift
+        routed = static_cast<int>((other >> kHandedCountShift) & ((1u << (kHandedSumShift - kHandedCountShift)) - 1));
       }
     }
     const long long low = __shfl_sync(kFullWarp, total, 0);

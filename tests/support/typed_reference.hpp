@@ -29,22 +29,28 @@ T stored(float v) {
     return static_cast<T>(v);
 }
 
+// x[i] = f(i) for i < n, in parallel chunks of 2^22.
+template <class T, class F>
+std::vector<T> generated(std::int64_t n, F f) {
+  std::vector<T> x(static_cast<std::size_t>(n));
+  constexpr std::int64_t kChunk = std::int64_t{1} << 22;
+  rb::parallel_for((n + kChunk - 1) / kChunk, [&](std::int64_t c) {
+    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) x[static_cast<std::size_t>(i)] = f(i);
+  });
+  return x;
+}
+
 // Small integers +-(1 + h % 8) from a hash of (seed, i): every partial sum any order forms stays an
 // integer far below 2^24 (a random walk), so a float accumulator adds them exactly and the sum
 // must equal the integer sum: one element dropped or read twice changes it, at any n, which a
 // rounding bound on random data misses once n x 2^-24 x sum|x| exceeds an element.
 template <class T>
 std::vector<T> small_integers(std::int64_t n, std::uint64_t seed) {
-  std::vector<T> x(static_cast<std::size_t>(n));
-  constexpr std::int64_t kChunk = std::int64_t{1} << 22;
-  rb::parallel_for((n + kChunk - 1) / kChunk, [&](std::int64_t c) {
-    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
-      const std::uint64_t h = rb::synth::mix(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(i));
-      const int v = (h & 8u) != 0 ? -static_cast<int>(1 + h % 8) : static_cast<int>(1 + h % 8);
-      x[static_cast<std::size_t>(i)] = stored<T>(static_cast<float>(v));
-    }
+  return generated<T>(n, [seed](std::int64_t i) {
+    const std::uint64_t h = rb::synth::mix(seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(i));
+    const int v = (h & 8u) != 0 ? -static_cast<int>(1 + h % 8) : static_cast<int>(1 + h % 8);
+    return stored<T>(static_cast<float>(v));
   });
-  return x;
 }
 
 // x[i] from a hash of (seed, i): floats sign x m x 2^e, m uniform in [1, 2) on a 2^-23 grid (2^-52
@@ -84,14 +90,7 @@ T element(std::uint64_t seed, std::int64_t i) {
 
 template <class T>
 std::vector<T> random_elements(std::int64_t n, std::uint64_t seed) {
-  std::vector<T> x(static_cast<std::size_t>(n));
-  constexpr std::int64_t kChunk = std::int64_t{1} << 22;
-  rb::parallel_for((n + kChunk - 1) / kChunk, [&](std::int64_t c) {
-    for (std::int64_t i = c * kChunk; i < std::min(n, (c + 1) * kChunk); ++i) {
-      x[static_cast<std::size_t>(i)] = element<T>(seed, i);
-    }
-  });
-  return x;
+  return generated<T>(n, [seed](std::int64_t i) { return element<T>(seed, i); });
 }
 
 struct TypedReference {
