@@ -7,14 +7,15 @@
 //   tune/onepass_f64/*       the same kernels in double;
 //   tune/single/t<threads>_u<loads>   the lean one-block kernel (skipped above one tile);
 //   tune/lean[_f64]/t.._u.._b..   the shipped one-tile-per-block grid (OneTileGrid) on any shape;
-//   ..._s<cycles>, ..._late  the same, or the Large grid, completed by FinishStaggered (the Wide
-//                            path's, warps that many cycles apart) or FinishLate (kernels/cuda/
-//                            experimental/lean_completions.cuh); --dtype=f64 also over doubles;
+//   ..._s<cycles>, ..._late  the same, or the Large grid, completed by FinishStaggered (warps that
+//                            many cycles apart: kernels/cuda/experimental/finish_staggered.cuh) or
+//                            FinishLate (experimental/lean_completions.cuh); --dtype=f64 also over
+//                            doubles;
 //   tune/leanread/t.._u.._b..   OneTileGrid's read alone (FinishNone: the host adds the partials);
 //   ..._pair                 OneTileGrid completed by one float2 atomicAdd per block (FinishPair: a
 //                            floor, not shippable; grids of 2 or more blocks; not run-to-run);
-//   ..._fixed                OneTileGrid completed by FinishFixed (the Mid grid's) on other shapes
-//                            and sizes, up to its 128 blocks; --dtype=f64 also over doubles.
+//   ..._fixed                OneTileGrid completed by FinishFixed (the Mid and Wide grids') on any
+//                            shape and size, up to its 128 blocks; --dtype=f64 also over doubles.
 // Pick the winner per n from
 //   reduce_bench --benchmark_filter='tune/|cuda/|cub' --sizes=...
 // and write it into kernels/cuda/tuning.cuh with its figures. (vec4 against vec4_ilp4, for
@@ -34,6 +35,7 @@
 #include "bench/backends/cub_structure.hpp"
 #include "bench/session.hpp"
 #include "kernels/cuda/experimental/completions.cuh"
+#include "kernels/cuda/experimental/finish_staggered.cuh"
 #include "kernels/cuda/experimental/lean_completions.cuh"
 #include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
@@ -117,7 +119,7 @@ BackendDef<float> lean() {
 using rb::cuda::FinishBlock;
 using rb::cuda::FinishEarly;
 template <int Cycles>
-using Staggered = rb::cuda::FinishStaggered<Cycles>;
+using Staggered = rb::cuda::experimental::FinishStaggered<Cycles>;
 
 // A FinishStaggered kernel: its name's suffix, and a skip where its grid outgrows one batch.
 template <class Kernel, class T>
@@ -218,9 +220,9 @@ BackendDef<float> lean_pair() {
   return def;
 }
 
-// tune/lean/t.._u.._b.._fixed over T: OneTileGrid completed by FinishFixed (the Mid grid's, float
-// and double partials) on any shape, where its grid fits the count fields: Mid's shape beyond
-// 1.5 MiB, and Wide's (256 x 8), where cuda/onepass runs FinishStaggered from 1.5 to 4 MiB.
+// tune/lean/t.._u.._b.._fixed over T: OneTileGrid completed by FinishFixed (the Mid and Wide
+// grids', float and double partials) on any shape, where its grid fits the count fields: Mid's
+// shape beyond 1.5 MiB (to 2 MiB), and Wide's (256 x 8) up to 4 MiB.
 template <class T, class Shape>
 BackendDef<T> lean_fixed() {
   using Kernel = rb::cuda::OneTileGrid<T, Shape, T, rb::cuda::FinishFixed>;

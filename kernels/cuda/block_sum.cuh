@@ -52,7 +52,7 @@ __device__ __forceinline__ T block_sum(T v, BlockSumStorage<T, Threads>& storage
 }
 
 // The same sum in every thread: every warp runs block_sum's second level. For a finisher whose
-// warps all need it (finish_staggered.cuh).
+// warps all need it (experimental/finish_staggered.cuh).
 template <int Threads, class T>
 __device__ __forceinline__ T block_sum_everywhere(T v, BlockSumStorage<T, Threads>& storage) {
   return detail::two_level_sum<Threads, true>(v, storage);

@@ -82,7 +82,7 @@ __device__ __forceinline__ Acc thread_share(const SplitOf<T>& x, const EvenShare
 }
 
 // A completion's finish() (what onepass_kernel calls) from its complete(v, slots, out, storage),
-// which takes this thread's share: FinishEarly and FinishStaggered derive from it.
+// which takes this thread's share: FinishEarly and experimental FinishStaggered derive from it.
 template <class Finish>
 struct CompletesShare {
   template <class Shape, class Acc, class T, class Word>

@@ -8,13 +8,12 @@
 // the finisher, waits for the slots, adds them and its own partial in a fixed order, and writes
 // the sum (slots.cuh: no fence, no atomic read-modify-write in global memory, no memset launch, no
 // floating-point atomics). How the finisher collects is the completion: FinishEarly
-// (finish_early.cuh), FinishStaggered (finish_staggered.cuh) or FinishBlock (finish_block.cuh), by
-// n (OnepassTuned). On the Mid grid, every block adds its partial and a count to a 64-bit word
-// with an integer atomic add, and the last block to arrive writes the sum: integer partials
-// exactly (FinishCounted, finish_counted.cuh), float and double partials on one fixed-point grid
-// (FinishFixed, finish_fixed.cuh, where each block has one tile). Shapes, thresholds and
-// completions come from the device's tuning entry (tuning.cuh: sm_90 or generic), picked at
-// launch (OnepassBySize).
+// (finish_early.cuh) or FinishBlock (finish_block.cuh), by n (OnepassTuned). On the Mid and Wide
+// grids, every block adds its partial and a count to a 64-bit word with an integer atomic add, and
+// the last block to arrive writes the sum: integer partials exactly (FinishCounted,
+// finish_counted.cuh), float and double partials on one fixed-point grid (FinishFixed,
+// finish_fixed.cuh, where each block has one tile). Shapes, thresholds and completions come from
+// the device's tuning entry (tuning.cuh: sm_90 or generic), picked at launch (OnepassBySize).
 //
 // Terms:
 //   row       one float4 (one 16-byte vector of T) per thread of a block: what one load
@@ -35,9 +34,9 @@
 // the grid, so the same call gives the same bits every time.
 //
 // Other element types (T: double, std::int32_t, rb::f16, rb::bf16; the kernels read rb::f16 as
-// __half and rb::bf16 as __nv_bfloat16): the same shapes, paths and completions, every threshold
-// in bytes as for floats (n x sizeof(T) against 4 x the float threshold), so a path sees the same
-// grid and bytes per block whatever T. The float instances keep their own kernel templates
+// __half and rb::bf16 as __nv_bfloat16): the same shapes, paths and completions, every path ending
+// at the same byte count as for floats (elements_for_floats), so a path sees the same grid and
+// bytes per block whatever T. The float instances keep their own kernel templates
 // (onepass_kernel, single_block_kernel: the same names and code as before T); the others launch
 // typed_onepass_kernel and typed_single_block_kernel, built from the same device functions.
 #include <cuda_runtime.h>
@@ -55,7 +54,6 @@
 #include "kernels/cuda/finish_counted.cuh"
 #include "kernels/cuda/finish_early.cuh"
 #include "kernels/cuda/finish_fixed.cuh"
-#include "kernels/cuda/finish_staggered.cuh"
 #include "kernels/cuda/layout.cuh"
 #include "kernels/cuda/residency.cuh"
 #include "kernels/cuda/slots.cuh"
@@ -200,11 +198,12 @@ constexpr auto single_block_kernel_for() {
 
 }  // namespace detail
 
-// A float threshold of n carried over to T by bytes: the least n whose n x sizeof(T) bytes reach
-// 4 x float_n.
+// A float threshold (the least n of a path) carried over to T by bytes: the least n whose bytes
+// exceed those of the previous path's largest float n, so every path ends at the same byte count
+// whatever T (the Wide grid at 4 MiB, 128 tiles, also for 2-byte elements).
 template <class T>
 constexpr std::int64_t elements_for_floats(std::int64_t float_n) {
-  return ceil_div(float_n * 4, static_cast<std::int64_t>(sizeof(T)));
+  return (float_n - 1) * 4 / static_cast<std::int64_t>(sizeof(T)) + 1;
 }
 
 // What sum.hpp or typed.hpp calls a variant over elements of T summed in Acc.
@@ -260,8 +259,8 @@ struct Onepass {
     RB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, stream));
   }
 
-  // A completion with limits takes grids up to its kMaxGrid (FinishStaggered: one batch of slots;
-  // FinishCounted, FinishFixed: their count fields) and n up to its kMaxElements (FinishCounted:
+  // A completion with limits takes grids up to its kMaxGrid (FinishCounted, FinishFixed: their
+  // count fields; experimental FinishStaggered: one batch of slots) and n up to its kMaxElements (FinishCounted:
   // its sum field); a 64-bit header word needs scratch aligned for it.
   static void check_fits(std::int64_t n, int blocks, const void* scratch) {
     if constexpr (kHeader > 0) {
@@ -335,11 +334,11 @@ struct OneTileGrid : Onepass<Acc, Shape, Finish, T> {
 //   n <= TinyShape's tile              one lean block (SingleBlock)
 //   n <= SmallShape's tile             one lean block of the Small shape
 //   n <  Tuning::wide_min_n            a grid of MidShape blocks (one tile per block where
-//                                      Tuning::one_tile_mid: OneTileGrid), FinishFixed for float
-//                                      and double partials there, FinishCounted for integer
-//                                      partials, FinishEarly otherwise
+//                                      Tuning::one_tile_mid: OneTileGrid), completed by TileFinish:
+//                                      FinishFixed for float and double partials there,
+//                                      FinishCounted for integer partials, FinishEarly otherwise
 //   n <  Tuning::large_min_n           a grid of WideShape blocks, one tile each (OneTileGrid),
-//                                      FinishStaggered
+//                                      TileFinish
 //   n <  Tuning::block_collect_min_n   a grid of LargeShape blocks, FinishEarly
 //   otherwise                          the same grid, FinishBlock
 // (tiles and thresholds in elements of T, the same bytes as for floats: wide_min_n, large_min_n,
@@ -349,29 +348,34 @@ template <class Acc, class Tuning, class T = float>
 struct OnepassTuned {
   using Tiny = SingleBlock<Acc, typename Tuning::TinyShape, T>;
   using Small = SingleBlock<Acc, typename Tuning::SmallShape, T>;
-  // Partials travel with their count in atomic words: integers exactly (finish_counted.cuh),
-  // floats and doubles on one fixed-point grid where each block has one tile (finish_fixed.cuh;
-  // ahead of FinishEarly by 0.19-0.29 µs in f32 at 2^15-2^18 and 0.13-0.29 µs in f64 at
-  // 2^14-2^17: results/h200/tuning.md#round-28, #round-29).
-  using MidFinish = std::conditional_t<std::is_integral_v<Acc>, FinishCounted,
-                                       std::conditional_t<Tuning::one_tile_mid, FinishFixed, FinishEarly>>;
-  using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T, MidFinish>,
-                                 Onepass<Acc, typename Tuning::MidShape, MidFinish, T>>;
-  using Wide = OneTileGrid<Acc, typename Tuning::WideShape, T, FinishStaggered<kOnepassStaggerCycles>>;
+  // The Mid and Wide grids' completion. Partials travel with their count in atomic words:
+  // integers exactly (finish_counted.cuh), floats and doubles on one fixed-point grid where each
+  // block has one tile (finish_fixed.cuh; ahead of FinishEarly by 0.19-0.29 µs in f32 at
+  // 2^15-2^18 and 0.13-0.29 µs in f64 at 2^14-2^17, of FinishStaggered on the Wide grid by up to
+  // 0.4 µs: results/h200/tuning.md#round-28, #round-29, #round-30).
+  using TileFinish = std::conditional_t<std::is_integral_v<Acc>, FinishCounted,
+                                        std::conditional_t<Tuning::one_tile_mid, FinishFixed, FinishEarly>>;
+  using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T, TileFinish>,
+                                 Onepass<Acc, typename Tuning::MidShape, TileFinish, T>>;
+  using Wide = OneTileGrid<Acc, typename Tuning::WideShape, T, TileFinish>;
   using Large = Onepass<Acc, typename Tuning::LargeShape, FinishEarly, T>;
   using Huge = Onepass<Acc, typename Tuning::LargeShape, FinishBlock, T>;
   static constexpr std::int64_t wide_min_n = elements_for_floats<T>(Tuning::wide_min_n);
   static constexpr std::int64_t large_min_n = elements_for_floats<T>(Tuning::large_min_n);
-  static_assert(Tuning::wide_min_n == Tuning::large_min_n ||
-                    (Tuning::large_min_n - 2) / Tuning::WideShape::tile_floats + 1 <
-                        FinishStaggered<kOnepassStaggerCycles>::kMaxGrid,
-                "the Wide grid within one FinishStaggered batch");
   static constexpr std::int64_t block_collect_min_n = elements_for_floats<T>(Tuning::block_collect_min_n);
-  static_assert(!std::is_integral_v<Acc> || wide_min_n - 1 <= FinishCounted::kMaxElements,
-                "every Mid n within what FinishCounted's word holds");
-  static_assert(!std::is_same_v<MidFinish, FinishFixed> ||
-                    ceil_div(wide_min_n - 1, kTileOf<typename Tuning::MidShape, T>) <= FinishFixed::kMaxGrid,
-                "every Mid grid within FinishFixed's count fields");
+  // The largest n of the paths TileFinish completes, and their largest grids: within its fields.
+  static constexpr std::int64_t tile_finish_max_n = (wide_min_n < large_min_n ? large_min_n : wide_min_n) - 1;
+  static_assert(!std::is_integral_v<Acc> || tile_finish_max_n <= FinishCounted::kMaxElements,
+                "every Mid and Wide n within what FinishCounted's word holds");
+  static constexpr bool tile_grids_fit() {
+    if constexpr (requires { TileFinish::kMaxGrid; }) {
+      return ceil_div(wide_min_n - 1, kTileOf<typename Tuning::MidShape, T>) <= TileFinish::kMaxGrid &&
+             (wide_min_n == large_min_n ||
+              ceil_div(large_min_n - 1, kTileOf<typename Tuning::WideShape, T>) <= TileFinish::kMaxGrid);
+    }
+    return true;
+  }
+  static_assert(tile_grids_fit(), "every Mid and Wide grid within the completion's count fields");
 
   enum class Path { tiny, small, mid, wide, large, huge };
   static Path path(std::int64_t n) {

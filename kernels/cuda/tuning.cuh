@@ -71,20 +71,27 @@ using OnepassMidShape = LaunchShape<256, 4, 4>;
 using OnepassLargeShape = LaunchShape<512, 8, 2>;
 inline constexpr std::int64_t kOnepassLargeMinN = (std::int64_t{1} << 20) + 1;
 
-// Wide: from 1.5 MiB to 4 MiB of input, tiles of 256 x 8, one per block, completed by
-// FinishStaggered (finish_staggered.cuh), instead of the top of Mid and the bottom of Large. The
-// same bytes in float and in double, cold medians of two runs, of 3 and of 5 repetitions
+// Wide: from 1.5 MiB to 4 MiB of input, tiles of 256 x 8, one per block, instead of the top of
+// Mid and the bottom of Large. The same bytes in float and in double, cold medians of two runs, of
+// 3 and of 5 repetitions; Mid with its looping chunk and FinishEarly, Wide with FinishStaggered
 // (results/h200/tuning.md#round-19; -: not measured):
 //   input             1 MiB       1.5 MiB     2 MiB       3 MiB       4 MiB
 //   f32 Mid/Large     4.83 4.96   4.96 4.96   5.28 5.25   -           5.95 5.95
 //   f32 Wide          4.83 4.74   4.96 4.96   5.06 4.96   -           5.76 5.86
 //   f64 Mid/Large     5.06 5.02   -           5.54 5.50   5.89 5.89   5.98 6.11
 //   f64 Wide          5.15 5.06   -           5.25 5.25   5.50 5.70   5.95 6.08
-// Below 1.5 MiB Mid stays ahead by up to 0.2 µs; 4 MiB is 128 Wide tiles, far inside one
-// FinishStaggered batch (257 blocks).
+// Completed by FinishFixed as Mid is (onepass.cuh: TileFinish), not FinishStaggered: one-tile
+// grids, median of 7 processes (results/h200/tuning.md#round-30):
+//   input                       1 MiB  1.5 MiB  2 MiB  3 MiB  4 MiB
+//   f32 Mid, FinishFixed         4.67     4.86   5.09      -      -
+//   f32 Wide, FinishStaggered    4.83     4.86   5.02      -   5.73
+//   f32 Wide, FinishFixed        4.70     4.83   4.96      -   5.54
+//   f64 Mid, FinishFixed         4.86     5.02   5.18      -      -
+//   f64 Wide, FinishStaggered    5.04     5.15   5.28   5.57   6.05
+//   f64 Wide, FinishFixed        4.86     4.93   5.09   5.41   5.66
+// 4 MiB is 128 Wide tiles: FinishFixed's largest grid, for every T (onepass.cuh checks).
 using OnepassWideShape = LaunchShape<256, 8, 4>;
 inline constexpr std::int64_t kOnepassWideMinN = std::int64_t{3} << 17;
-inline constexpr int kOnepassStaggerCycles = 64;
 
 // Who adds the partials: FinishEarly below this n, FinishBlock from it. FinishEarly's one batch
 // holds 256 slots, the Large grid up to 2^22; at 2^23 (264 blocks) it lost 13.69 vs 13.03
@@ -101,7 +108,7 @@ using ReadShape = OnepassLargeShape;
 //   n <= TinyShape's tile: one lean block; n <= SmallShape's tile: one lean block of that shape;
 //   n < wide_min_n: a MidShape grid (one tile per block where one_tile_mid), FinishFixed for float
 //   and double partials there, FinishCounted for integer partials, FinishEarly otherwise;
-//   n < large_min_n: a WideShape grid, one tile per block, FinishStaggered;
+//   n < large_min_n: a WideShape grid, one tile per block, completed as Mid;
 //   n < block_collect_min_n: a LargeShape grid,
 //   FinishEarly; otherwise the LargeShape grid, FinishBlock.
 // The selector: OnepassBySize (the shipped variant) resolves TuningEntry::automatic per launch to

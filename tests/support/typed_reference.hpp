@@ -80,7 +80,9 @@ T element(std::uint64_t seed, std::int64_t i) {
     } else {
       const auto m = static_cast<float>((h >> 8) & 0x7FFFFFu);  // 23 bits
       const float v = static_cast<float>(sign) * std::ldexp(1.0f + m * 0x1p-23f, e);
-      if constexpr (std::is_same_v<T, rb::f16>)
+      if constexpr (std::is_same_v<T, float>)
+        return v;
+      else if constexpr (std::is_same_v<T, rb::f16>)
         return rb::to_f16(v);
       else
         return rb::to_bf16(v);

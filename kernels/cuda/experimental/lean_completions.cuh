@@ -1,5 +1,5 @@
 // Experiment, not shipped: completions of the one-tile grid (OneTileGrid) that the tune/lean/*
-// rows compare with the shipped FinishEarly and FinishStaggered (results/h200/tuning.md#round-19).
+// rows compare with the shipped FinishEarly and FinishFixed (results/h200/tuning.md#round-19).
 #pragma once
 // Included only by bench/backends/cuda_tuning.cu.
 //   FinishLate  (_late)     FinishEarly without the peek: warp 0 loads the slots after the tree.

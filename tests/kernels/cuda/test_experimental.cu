@@ -2,10 +2,15 @@
 // every build so that they do not rot, and held to the same results as the shipped kernels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <span>
+#include <stdexcept>
 
 #include "kernels/cuda/experimental/completions.cuh"
+#include "kernels/cuda/experimental/finish_staggered.cuh"
+#include "kernels/cuda/onepass.cuh"
 #include "kernels/cuda/tuning.cuh"
 #include "tests/kernels/cuda/device.hpp"
 #include "tests/support/data.hpp"
@@ -83,6 +88,51 @@ TEST(Experimental, PollingFinisherOnOtherShapes) {
   expect_shape_sums_correctly<128, 4, 16>();
   expect_shape_sums_correctly<1024, 8, 1>();
   expect_shape_sums_correctly<32, 32, 1>();
+}
+
+// FinishStaggered on the Wide shape's one-tile grid against FinishEarly on the same grid, in float
+// and double: the same bits at every size from one block to the largest grid one batch
+// holds (whichever warp claims the sum, it adds in FinishEarly's order), the same bits in every run,
+// the slots left zeroed; a grid beyond one batch refused.
+template <class Acc>
+void expect_staggered_is_finish_early_bitwise() {
+  using Shape = rb::cuda::OnepassWideShape;
+  using Staggered = rb::cuda::OneTileGrid<Acc, Shape, float, rb::cuda::experimental::FinishStaggered<64>>;
+  using Early = rb::cuda::OneTileGrid<Acc, Shape, float, rb::cuda::FinishEarly>;
+  constexpr int kMaxGrid = rb::cuda::experimental::FinishStaggered<64>::kMaxGrid;
+  const std::int64_t tile = Staggered::kTile;
+  const std::int64_t most = std::min<std::int64_t>(kMaxGrid, Staggered::max_grid()) * tile;
+  const auto x = rb::test::random_signed(most + tile + 8, 15);
+  const auto d = rb::test::upload(x);
+  const std::size_t bytes = Staggered::scratch_bytes(most);
+  DeviceArray<unsigned char> scratch(bytes);
+  DeviceArray<Acc> out(1);
+  const auto staggered = Staggered::variant();
+  const auto early = Early::variant();
+  staggered.prepare(scratch.get(), bytes, nullptr);
+  const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
+  for (const int offset : {0, 3}) {
+    for (const std::int64_t n : {std::int64_t{5}, tile - 1, tile + 1, 2 * tile + 7, 97 * tile - 3, most - 1, most}) {
+      SCOPED_TRACE(testing::Message() << "offset " << offset << ", n " << n << ", grid " << staggered.geometry(n).grid);
+      const Acc want = rb::test::sum_into(early, d.get() + offset, n, scratch.get(), out.get());
+      RB_EXPECT_SUM(want, std::span(x).subspan(offset, n), acc);
+      for (int run = 0; run < 5; ++run) {
+        const Acc have = rb::test::sum_into(staggered, d.get() + offset, n, scratch.get(), out.get());
+        EXPECT_EQ(std::memcmp(&have, &want, sizeof(Acc)), 0) << "run " << run << ": " << have << " vs " << want;
+      }
+      EXPECT_EQ(rb::test::nonzero_bytes(scratch.get(), bytes), 0) << "slots not put back to zero";
+    }
+  }
+  if (Staggered::max_grid() > kMaxGrid) {
+    DeviceArray<unsigned char> big(Staggered::scratch_bytes(most + tile));
+    EXPECT_THROW(staggered.sum(d.get(), most + tile, big.get(), out.get(), nullptr), std::invalid_argument);
+  }
+}
+
+TEST(Experimental, StaggeredCompletionIsFinishEarlyBitwise) {
+  RB_REQUIRE_GPU();
+  expect_staggered_is_finish_early_bitwise<float>();
+  expect_staggered_is_finish_early_bitwise<double>();
 }
 
 }  // namespace

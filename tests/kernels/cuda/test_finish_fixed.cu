@@ -1,8 +1,8 @@
-// FinishFixed (kernels/cuda/finish_fixed.cuh) with float partials: small integers summed exactly
-// on either path, random data within the bound and bit for bit the same over runs,
-// the slot path taken by partials beyond the sample's grid, by NaN and by a sample that gives no
-// grid, the scratch left zeroed, and a grid beyond its count fields refused. Scratch: the 64-bit
-// word, then one float slot per block.
+// FinishFixed (kernels/cuda/finish_fixed.cuh) with float partials, on the Mid shape and on the
+// Wide shape: small integers summed exactly on either path, random data within the bound and bit
+// for bit the same over runs, the slot path taken by partials beyond the sample's grid, by NaN and
+// by a sample that gives no grid, the scratch left zeroed, and a grid beyond its count fields
+// refused. Scratch: the 64-bit word, then one float slot per block.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -34,7 +34,7 @@ using Shape = rb::cuda::OnepassMidShape;
 using Grid = rb::cuda::OneTileGrid<float, Shape, float, FinishFixed>;
 using Looping = rb::cuda::Onepass<float, Shape, FinishFixed>;
 
-static_assert(std::is_same_v<rb::cuda::OnepassTuned<float, rb::cuda::OnepassSm90Tuning>::MidFinish, FinishFixed>,
+static_assert(std::is_same_v<rb::cuda::OnepassTuned<float, rb::cuda::OnepassSm90Tuning>::TileFinish, FinishFixed>,
               "cuda/onepass's float Mid grid is the one tested here");
 
 constexpr std::int64_t kTile = Grid::kTile;
@@ -173,6 +173,42 @@ TEST(FinishFixed, NoGridOrNanStillCorrect) {
   EXPECT_TRUE(std::isnan(c.sum(nan)));
   EXPECT_TRUE(c.zeroed());
   EXPECT_EQ(c.sum(clean), exact_sum(clean));
+}
+
+// cuda/onepass's Wide grid (tiles of 256 x 8, one per block, 1.5 to 4 MiB) is completed by
+// FinishFixed too: small integers exactly and random data within the bound and the same bits every
+// run, at grids from 2 to 128 blocks, the scratch left zeroed.
+using Wide = rb::cuda::OneTileGrid<float, rb::cuda::OnepassWideShape, float, FinishFixed>;
+static_assert(std::is_same_v<rb::cuda::OnepassTuned<float, rb::cuda::OnepassSm90Tuning>::Wide, Wide>,
+              "cuda/onepass's float Wide grid is the one tested here");
+
+TEST(FinishFixed, WideGridExactAndWithinTheBound) {
+  RB_REQUIRE_GPU();
+  constexpr std::int64_t tile = Wide::kTile;
+  const std::int64_t most = FinishFixed::kMaxGrid * tile;
+  const auto ints = small_integers(most + 8, 25);
+  const auto random = rb::test::random_signed(most + 8, 26);
+  const auto di = rb::test::upload(ints);
+  const auto dr = rb::test::upload(random);
+  const std::size_t bytes = Wide::scratch_bytes(most);
+  DeviceArray<unsigned char> scratch(bytes);
+  DeviceArray<float> out(1);
+  const auto v = Wide::variant();
+  v.prepare(scratch.get(), bytes, nullptr);
+  for (const int offset : {0, 3}) {
+    for (const std::int64_t n : {tile + 1, 48 * tile, 65 * tile + 7, 97 * tile - 1, most}) {
+      SCOPED_TRACE(testing::Message() << "offset " << offset << ", n " << n << ", grid " << v.geometry(n).grid);
+      EXPECT_EQ(rb::test::sum_into(v, di.get() + offset, n, scratch.get(), out.get()),
+                exact_sum(std::span(ints).subspan(offset, n)));
+      const float first = rb::test::sum_into(v, dr.get() + offset, n, scratch.get(), out.get());
+      RB_EXPECT_SUM(first, std::span(random).subspan(offset, n), Acc::f32_tree);
+      for (int r = 0; r < 3; ++r) {
+        const float again = rb::test::sum_into(v, dr.get() + offset, n, scratch.get(), out.get());
+        EXPECT_EQ(std::memcmp(&again, &first, sizeof(float)), 0) << "run " << r << ": " << again << " vs " << first;
+      }
+      EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "word or slots not put back to zero";
+    }
+  }
 }
 
 // One block more than the count fields hold is refused before any launch; the grid's roundings

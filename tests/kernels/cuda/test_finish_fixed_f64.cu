@@ -1,5 +1,5 @@
-// FinishFixed (kernels/cuda/finish_fixed.cuh) with double partials, the Mid grid's completion of
-// cuda/onepass@f64 and cuda/onepass_f64: q split over a low and a high word. Small integers summed
+// FinishFixed (kernels/cuda/finish_fixed.cuh) with double partials, the Mid and Wide grids'
+// completion of cuda/onepass@f64 and cuda/onepass_f64: q split over a low and a high word. Small integers summed
 // exactly on both kernels, with double and with float input; random full-precision doubles within
 // a double bound and bit for bit the same over runs; the two words' last blocks meeting (forced
 // by planted counts); the slot path (partials beyond the grid, NaN, no grid); the scratch left
@@ -34,9 +34,9 @@ template <class T>
 using Looping = rb::cuda::Onepass<double, Shape, FinishFixed, T>;
 
 static_assert(
-    std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning, double>::MidFinish, FinishFixed>,
+    std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning, double>::TileFinish, FinishFixed>,
     "cuda/onepass@f64's Mid grid is the one tested here");
-static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning>::MidFinish, FinishFixed>,
+static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning>::TileFinish, FinishFixed>,
               "and cuda/onepass_f64's");
 
 constexpr std::int64_t kTile = Grid<double>::kTile;  // 2048 doubles
@@ -143,6 +143,56 @@ TEST(FinishFixedDouble, FullPrecisionWithinADoubleBoundAndTheSameBitsEveryRun) {
     }
     EXPECT_TRUE(s.zeroed());
   }
+}
+
+// cuda/onepass@f64's and cuda/onepass_f64's Wide grid (tiles of 256 x 8, one per block, 1.5 to
+// 4 MiB) is completed by FinishFixed too: small integers exactly, full-precision doubles within the
+// bound above and the same bits every run, at grids from 2 to 128 blocks, the scratch left zeroed.
+template <class T>
+using Wide = rb::cuda::OneTileGrid<double, rb::cuda::OnepassWideShape, T, FinishFixed>;
+static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning, double>::Wide, Wide<double>>,
+              "cuda/onepass@f64's Wide grid is the one tested here");
+static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning>::Wide, Wide<float>>,
+              "and cuda/onepass_f64's");
+
+template <class T>
+void expect_wide_grid_sums(std::uint64_t seed) {
+  constexpr std::int64_t tile = Wide<T>::kTile;
+  const std::int64_t most = FinishFixed::kMaxGrid * tile;
+  const auto ints = rb::test::small_integers<T>(most + 8, seed);
+  const auto random = rb::test::random_elements<T>(most + 8, seed + 1);
+  const auto di = rb::test::upload(std::span<const T>(ints));
+  const auto dr = rb::test::upload(std::span<const T>(random));
+  const std::size_t bytes = Wide<T>::scratch_bytes(most);
+  DeviceArray<unsigned char> scratch(bytes);
+  DeviceArray<double> out(1);
+  const auto v = Wide<T>::variant();
+  v.prepare(scratch.get(), bytes, nullptr);
+  const auto sum = [&](const DeviceArray<T>& d, int offset, std::int64_t n) {
+    RB_CUDA_CHECK(cudaMemset(out.get(), 0xFF, sizeof(double)));  // NaN: a launch that writes nothing fails
+    v.sum(d.get() + offset, n, scratch.get(), out.get(), nullptr);
+    return rb::test::read_back(out.get());
+  };
+  for (const int offset : {0, 3}) {
+    for (const std::int64_t n : {tile + 1, 48 * tile, 65 * tile + 7, 97 * tile - 1, most}) {
+      SCOPED_TRACE(testing::Message() << "offset " << offset << ", n " << n << ", grid " << v.geometry(n).grid);
+      EXPECT_EQ(sum(di, offset, n), exact_sum(std::span<const T>(ints).subspan(offset, n)));
+      const auto ref = rb::test::reference_of(std::span<const T>(random).subspan(offset, n));
+      const double first = sum(dr, offset, n);
+      EXPECT_LE(std::fabs(first - ref.sum), 40 * 0x1p-53 * ref.sum_abs) << first << " vs " << ref.sum;
+      for (int r = 0; r < 3; ++r) {
+        const double again = sum(dr, offset, n);
+        EXPECT_EQ(std::memcmp(&again, &first, sizeof(double)), 0) << "run " << r << ": " << again << " vs " << first;
+      }
+      EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "a word or slot not put back to zero";
+    }
+  }
+}
+
+TEST(FinishFixedDouble, WideGridExactAndWithinTheBound) {
+  RB_REQUIRE_GPU();
+  expect_wide_grid_sums<double>(41);
+  expect_wide_grid_sums<float>(43);
 }
 
 // The two words' last blocks differ: with the high word planted at grid - 1 arrivals and a sum S,

@@ -225,51 +225,6 @@ TEST(Onepass, OneTileGrid) {
   expect_one_tile_grid_sums_and_cleans_up<double>();
 }
 
-// The Wide path's grid (one tile per block, FinishStaggered) against FinishEarly on the same grid,
-// in float and double: the same bits at every size from one block to the largest grid one batch
-// holds (whichever warp claims the sum, it adds in FinishEarly's order), the same bits in every run,
-// the slots left zeroed; a grid beyond one batch refused.
-template <class Acc>
-void expect_staggered_is_finish_early_bitwise() {
-  using Shape = rb::cuda::OnepassWideShape;
-  using Staggered = rb::cuda::OneTileGrid<Acc, Shape, float, rb::cuda::FinishStaggered<64>>;
-  using Early = rb::cuda::OneTileGrid<Acc, Shape, float, rb::cuda::FinishEarly>;
-  constexpr int kMaxGrid = rb::cuda::FinishStaggered<64>::kMaxGrid;
-  const std::int64_t tile = Staggered::kTile;
-  const std::int64_t most = std::min<std::int64_t>(kMaxGrid, Staggered::max_grid()) * tile;
-  const auto x = rb::test::random_signed(most + tile + 8, 15);
-  const auto d = rb::test::upload(x);
-  const std::size_t bytes = Staggered::scratch_bytes(most);
-  DeviceArray<unsigned char> scratch(bytes);
-  DeviceArray<Acc> out(1);
-  const auto staggered = Staggered::variant();
-  const auto early = Early::variant();
-  staggered.prepare(scratch.get(), bytes, nullptr);
-  const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
-  for (const int offset : {0, 3}) {
-    for (const std::int64_t n : {std::int64_t{5}, tile - 1, tile + 1, 2 * tile + 7, 97 * tile - 3, most - 1, most}) {
-      SCOPED_TRACE(testing::Message() << "offset " << offset << ", n " << n << ", grid " << staggered.geometry(n).grid);
-      const Acc want = rb::test::sum_into(early, d.get() + offset, n, scratch.get(), out.get());
-      RB_EXPECT_SUM(want, std::span(x).subspan(offset, n), acc);
-      for (int run = 0; run < 5; ++run) {
-        const Acc have = rb::test::sum_into(staggered, d.get() + offset, n, scratch.get(), out.get());
-        EXPECT_EQ(std::memcmp(&have, &want, sizeof(Acc)), 0) << "run " << run << ": " << have << " vs " << want;
-      }
-      EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "slots not put back to zero";
-    }
-  }
-  if (Staggered::max_grid() > kMaxGrid) {
-    DeviceArray<unsigned char> big(Staggered::scratch_bytes(most + tile));
-    EXPECT_THROW(staggered.sum(d.get(), most + tile, big.get(), out.get(), nullptr), std::invalid_argument);
-  }
-}
-
-TEST(Onepass, StaggeredCompletionIsFinishEarlyBitwise) {
-  RB_REQUIRE_GPU();
-  expect_staggered_is_finish_early_bitwise<float>();
-  expect_staggered_is_finish_early_bitwise<double>();
-}
-
 // Both shipped completions on the Mid shape, whichever n would pick them: a full grid (several
 // batches of slots for FinishEarly), a grid of a few blocks, and the full grid again, on one
 // scratch buffer that every launch must leave zeroed.

@@ -52,8 +52,6 @@ constexpr double kUnit = std::is_same_v<T, double> ? 0x1p-53 : 0x1p-24;
 
 // ---- data: random_elements and small_integers (tests/support/typed_reference.hpp) -------------
 
-
-
 // ---- reference and bound --------------------------------------------------------------------
 
 int log2_of(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>(v)); }
@@ -190,6 +188,30 @@ struct TypeNames {
 
 using AllTypes = ::testing::Types<rb::f16, rb::bf16, double, std::int32_t>;
 TYPED_TEST_SUITE(OnepassTyped, AllTypes, TypeNames);
+
+// Every sm_90 path ends at the same byte count whatever T (the float thresholds carried by bytes):
+// Mid below 1.5 MiB, Wide up to exactly 4 MiB (128 Wide tiles: FinishFixed's and FinishCounted's
+// grids hold it), Large with FinishEarly up to 16 MiB. Host arithmetic only: no GPU needed.
+TYPED_TEST(OnepassTyped, PathsEndAtTheSameBytesForEveryType) {
+  using T = TypeParam;
+  using Tuned = rb::cuda::OnepassTuned<SumType<T>, rb::cuda::OnepassSm90Tuning, T>;
+  constexpr std::int64_t size = sizeof(T), mib = std::int64_t{1} << 20;
+  constexpr std::int64_t mid_last_bytes = (rb::cuda::kOnepassWideMinN - 1) * 4;  // float Mid's last n
+  EXPECT_LE((Tuned::wide_min_n - 1) * size, mid_last_bytes);
+  EXPECT_GT(Tuned::wide_min_n * size, mid_last_bytes);
+  EXPECT_EQ((Tuned::large_min_n - 1) * size, 4 * mib);
+  EXPECT_EQ((Tuned::block_collect_min_n - 1) * size, 16 * mib);
+  EXPECT_EQ(rb::cuda::ceil_div(Tuned::large_min_n - 1, rb::cuda::kTileOf<rb::cuda::OnepassWideShape, T>), 128);
+  using Path = typename Tuned::Path;
+  EXPECT_EQ(Tuned::path(Tuned::wide_min_n - 1), Path::mid);
+  EXPECT_EQ(Tuned::path(Tuned::wide_min_n), Path::wide);
+  EXPECT_EQ(Tuned::path(Tuned::large_min_n - 1), Path::wide);
+  EXPECT_EQ(Tuned::path(Tuned::large_min_n), Path::large);
+  using Finish = std::conditional_t<std::is_integral_v<T>, rb::cuda::FinishCounted, rb::cuda::FinishFixed>;
+  EXPECT_TRUE((std::is_same_v<typename Tuned::TileFinish, Finish>));
+  EXPECT_TRUE(
+      (std::is_same_v<typename Tuned::Wide, rb::cuda::OneTileGrid<SumType<T>, rb::cuda::OnepassWideShape, T, Finish>>));
+}
 
 // Named for `scripts/gpu sanitize`'s default filter (*BoundarySizes*), which leaves it out: it sums
 // about 10^9 elements.

@@ -1,7 +1,9 @@
 #pragma once
-// FinishStaggered: cuda/onepass's completion on the Wide grid (tuning.cuh: OnepassWideShape). On
-// that grid at 2 MiB it measured 0.16-0.22 µs faster than FinishEarly over floats and 0.4-0.5 µs
-// over doubles (results/h200/tuning.md#round-19; why doubles gain more is not known).
+// Experiment, not shipped: FinishStaggered, the tune/lean/..._s<cycles> and tune/onepass/..._s<cycles>
+// rows' completion (bench/backends/cuda_tuning.cu). On the Wide grid (tuning.cuh: OnepassWideShape)
+// at 2 MiB it measured 0.16-0.22 µs faster than FinishEarly over floats and 0.4-0.5 µs over doubles
+// (results/h200/tuning.md#round-19), and FinishFixed 0.1-0.4 µs faster than it from 1.5 to 4 MiB
+// (#round-30), which is why cuda/onepass's Wide grid uses FinishFixed.
 //
 // Every warp of the finisher polls every slot, warp w starting w x StaggerCycles after the block
 // tree, so polls reach L2 StaggerCycles apart instead of one round trip apart. The first warp to
@@ -10,7 +12,7 @@
 // loads before the tree, as FinishEarly does. Every warp holds the same bits of the block's sum
 // (block_sum_everywhere) and adds the slots in the same order, so whichever warp wins, the sum is
 // the same: deterministic as FinishEarly is. One batch of kBatch slots per lane: grids of at most
-// kMaxGrid blocks (OnepassTuned checks the Wide range against it).
+// kMaxGrid blocks (Onepass::check_fits refuses more).
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
@@ -20,7 +22,7 @@
 #include "kernels/cuda/slots.cuh"
 #include "kernels/cuda/warp_sum.cuh"
 
-namespace rb::cuda {
+namespace rb::cuda::experimental {
 
 template <int StaggerCycles>
 struct FinishStaggered : CompletesShare<FinishStaggered<StaggerCycles>> {
@@ -29,20 +31,20 @@ struct FinishStaggered : CompletesShare<FinishStaggered<StaggerCycles>> {
 
   // Every thread of the grid, with its part v of its block's sum: the finisher writes the sum.
   template <class Shape, class Acc>
-  __device__ __forceinline__ static void complete(Acc v, detail::Slot<Acc>* slots, Acc* out,
+  __device__ __forceinline__ static void complete(Acc v, rb::cuda::detail::Slot<Acc>* slots, Acc* out,
                                                   BlockSumStorage<Acc, Shape::threads>& storage) {
-    using Word = detail::Slot<Acc>;
+    using Word = rb::cuda::detail::Slot<Acc>;
     __shared__ int claimed;
     const bool last = blockIdx.x + 1 == gridDim.x;
     const int lane = static_cast<int>(threadIdx.x) % kWarpSize;
     const int warp = static_cast<int>(threadIdx.x) / kWarpSize;
     const int others = static_cast<int>(gridDim.x) - 1;
-    detail::SlotBatch<Acc, kBatch> seen{};
-    if (last && warp == 0) seen = detail::peek_slots<Acc, kBatch, kWarpSize>(slots, lane, others);
+    rb::cuda::detail::SlotBatch<Acc, kBatch> seen{};
+    if (last && warp == 0) seen = rb::cuda::detail::peek_slots<Acc, kBatch, kWarpSize>(slots, lane, others);
     if (last && threadIdx.x == 0) claimed = 0;  // seen by every warp after the tree's barrier
     const Acc block_total = block_sum_everywhere<Shape::threads>(v, storage);
     if (!last) {
-      if (threadIdx.x == 0) detail::publish_partial(block_total, slots);
+      if (threadIdx.x == 0) rb::cuda::detail::publish_partial(block_total, slots);
       return;
     }
     if (warp > 0) {
@@ -58,7 +60,7 @@ struct FinishStaggered : CompletesShare<FinishStaggered<StaggerCycles>> {
       for (int k = 0; k < kBatch; ++k) {
         const int i = k * kWarpSize + lane;
         if (i < others && seen.w[k] == 0) {
-          seen.w[k] = detail::DeviceAtomic<Word>(slots[i]).load(::cuda::memory_order_relaxed);
+          seen.w[k] = rb::cuda::detail::DeviceAtomic<Word>(slots[i]).load(::cuda::memory_order_relaxed);
         }
       }
 #pragma unroll
@@ -73,8 +75,8 @@ struct FinishStaggered : CompletesShare<FinishStaggered<StaggerCycles>> {
     for (int k = 0; k < kBatch; ++k) {
       const int i = k * kWarpSize + lane;
       if (i < others) {
-        rest += detail::SlotWord<Acc>::decode(seen.w[k]);
-        detail::DeviceAtomic<Word>(slots[i]).store(Word(0), ::cuda::memory_order_relaxed);
+        rest += rb::cuda::detail::SlotWord<Acc>::decode(seen.w[k]);
+        rb::cuda::detail::DeviceAtomic<Word>(slots[i]).store(Word(0), ::cuda::memory_order_relaxed);
       }
     }
     rest = warp_sum(rest);
@@ -82,4 +84,4 @@ struct FinishStaggered : CompletesShare<FinishStaggered<StaggerCycles>> {
   }
 };
 
-}  // namespace rb::cuda
+}  // namespace rb::cuda::experimental
