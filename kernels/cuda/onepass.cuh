@@ -260,8 +260,8 @@ struct Onepass {
   }
 
   // A completion with limits takes grids up to its kMaxGrid (FinishCounted, FinishFixed: their
-  // count fields; experimental FinishStaggered: one batch of slots) and n up to its kMaxElements (FinishCounted:
-  // its sum field); a 64-bit header word needs scratch aligned for it.
+  // count fields; experimental FinishStaggered: one batch of slots) and n up to its kMaxElements
+  // (FinishCounted: its sum field); a 64-bit header word needs scratch aligned for it.
   static void check_fits(std::int64_t n, int blocks, const void* scratch) {
     if constexpr (kHeader > 0) {
       if (reinterpret_cast<std::uintptr_t>(scratch) % alignof(unsigned long long) != 0)
@@ -363,9 +363,10 @@ struct OnepassTuned {
   static constexpr std::int64_t wide_min_n = elements_for_floats<T>(Tuning::wide_min_n);
   static constexpr std::int64_t large_min_n = elements_for_floats<T>(Tuning::large_min_n);
   static constexpr std::int64_t block_collect_min_n = elements_for_floats<T>(Tuning::block_collect_min_n);
-  // The largest n of the paths TileFinish completes, and their largest grids: within its fields.
-  static constexpr std::int64_t tile_finish_max_n = (wide_min_n < large_min_n ? large_min_n : wide_min_n) - 1;
-  static_assert(!std::is_integral_v<Acc> || tile_finish_max_n <= FinishCounted::kMaxElements,
+  // The largest n TileFinish completes (Wide's, or Mid's where there is no Wide path), and the
+  // Mid and Wide grids: within its fields.
+  static_assert(wide_min_n <= large_min_n, "Mid below Wide below Large");
+  static_assert(!std::is_integral_v<Acc> || large_min_n - 1 <= FinishCounted::kMaxElements,
                 "every Mid and Wide n within what FinishCounted's word holds");
   static constexpr bool tile_grids_fit() {
     if constexpr (requires { TileFinish::kMaxGrid; }) {

@@ -2,7 +2,7 @@
 // Experiment, not shipped: FinishStaggered, the tune/lean/..._s<cycles> and tune/onepass/..._s<cycles>
 // rows' completion (bench/backends/cuda_tuning.cu). On the Wide grid (tuning.cuh: OnepassWideShape)
 // at 2 MiB it measured 0.16-0.22 µs faster than FinishEarly over floats and 0.4-0.5 µs over doubles
-// (results/h200/tuning.md#round-19), and FinishFixed 0.1-0.4 µs faster than it from 1.5 to 4 MiB
+// (results/h200/tuning.md#round-19), and FinishFixed up to 0.4 µs faster than it from 1.5 to 4 MiB
 // (#round-30), which is why cuda/onepass's Wide grid uses FinishFixed.
 //
 // Every warp of the finisher polls every slot, warp w starting w x StaggerCycles after the block
