@@ -190,23 +190,20 @@ TEST(FinishFixed, WideGridExactAndWithinTheBound) {
   const auto random = rb::test::random_signed(most + 8, 26);
   const auto di = rb::test::upload(ints);
   const auto dr = rb::test::upload(random);
-  const std::size_t bytes = Wide::scratch_bytes(most);
-  DeviceArray<unsigned char> scratch(bytes);
+  Scratch s(most);  // the Mid grid's scratch for most: more slots than Wide's 128 blocks use
   DeviceArray<float> out(1);
   const auto v = Wide::variant();
-  v.prepare(scratch.get(), bytes, nullptr);
   for (const int offset : {0, 3}) {
     for (const std::int64_t n : {tile + 1, 48 * tile, 65 * tile + 7, 97 * tile - 1, most}) {
       SCOPED_TRACE(testing::Message() << "offset " << offset << ", n " << n << ", grid " << v.geometry(n).grid);
-      EXPECT_EQ(rb::test::sum_into(v, di.get() + offset, n, scratch.get(), out.get()),
-                exact_sum(std::span(ints).subspan(offset, n)));
-      const float first = rb::test::sum_into(v, dr.get() + offset, n, scratch.get(), out.get());
+      EXPECT_EQ(run(v, di, offset, n, s, out), exact_sum(std::span(ints).subspan(offset, n)));
+      const float first = run(v, dr, offset, n, s, out);
       RB_EXPECT_SUM(first, std::span(random).subspan(offset, n), Acc::f32_tree);
       for (int r = 0; r < 3; ++r) {
-        const float again = rb::test::sum_into(v, dr.get() + offset, n, scratch.get(), out.get());
+        const float again = run(v, dr, offset, n, s, out);
         EXPECT_EQ(std::memcmp(&again, &first, sizeof(float)), 0) << "run " << r << ": " << again << " vs " << first;
       }
-      EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "word or slots not put back to zero";
+      EXPECT_EQ(nonzero_bytes(s.mem.get(), s.bytes), 0) << "word or slots not put back to zero";
     }
   }
 }

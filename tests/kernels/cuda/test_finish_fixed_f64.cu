@@ -163,28 +163,21 @@ void expect_wide_grid_sums(std::uint64_t seed) {
   const auto random = rb::test::random_elements<T>(most + 8, seed + 1);
   const auto di = rb::test::upload(std::span<const T>(ints));
   const auto dr = rb::test::upload(std::span<const T>(random));
-  const std::size_t bytes = Wide<T>::scratch_bytes(most);
-  DeviceArray<unsigned char> scratch(bytes);
+  Scratch s(most);  // the Mid grid's scratch for most: more slots than Wide's 128 blocks use
   DeviceArray<double> out(1);
   const auto v = Wide<T>::variant();
-  v.prepare(scratch.get(), bytes, nullptr);
-  const auto sum = [&](const DeviceArray<T>& d, int offset, std::int64_t n) {
-    RB_CUDA_CHECK(cudaMemset(out.get(), 0xFF, sizeof(double)));  // NaN: a launch that writes nothing fails
-    v.sum(d.get() + offset, n, scratch.get(), out.get(), nullptr);
-    return rb::test::read_back(out.get());
-  };
   for (const int offset : {0, 3}) {
     for (const std::int64_t n : {tile + 1, 48 * tile, 65 * tile + 7, 97 * tile - 1, most}) {
       SCOPED_TRACE(testing::Message() << "offset " << offset << ", n " << n << ", grid " << v.geometry(n).grid);
-      EXPECT_EQ(sum(di, offset, n), exact_sum(std::span<const T>(ints).subspan(offset, n)));
+      EXPECT_EQ(run(v, di.get() + offset, n, s, out), exact_sum(std::span<const T>(ints).subspan(offset, n)));
       const auto ref = rb::test::reference_of(std::span<const T>(random).subspan(offset, n));
-      const double first = sum(dr, offset, n);
+      const double first = run(v, dr.get() + offset, n, s, out);
       EXPECT_LE(std::fabs(first - ref.sum), 40 * 0x1p-53 * ref.sum_abs) << first << " vs " << ref.sum;
       for (int r = 0; r < 3; ++r) {
-        const double again = sum(dr, offset, n);
+        const double again = run(v, dr.get() + offset, n, s, out);
         EXPECT_EQ(std::memcmp(&again, &first, sizeof(double)), 0) << "run " << r << ": " << again << " vs " << first;
       }
-      EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "a word or slot not put back to zero";
+      EXPECT_TRUE(s.zeroed()) << "a word or slot not put back to zero";
     }
   }
 }
