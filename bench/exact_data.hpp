@@ -12,10 +12,21 @@
 #include <vector>
 
 #include "bench/summation.hpp"
+#include "common/dtype.hpp"
 
 namespace rb::bench {
 
 enum class ExactData { dense, sparse };
+
+// Which exact data set a buffer holds (bench/exact_data.hpp): the runners ask for the same one
+// more than once per case, and at 2^28 rewriting it costs a copy of the input.
+struct ExactFill {
+  std::int64_t n = -1;
+  int set = -1;
+  Dtype dtype = Dtype::f32;
+  ExactData data = ExactData::dense;
+  bool operator==(const ExactFill&) const = default;
+};
 
 // Sparse for a 16-bit accumulator, and for a float sum rounded to a 16-bit result (the dense
 // integers' sum itself is not exact in bf16 past 256).

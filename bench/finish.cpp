@@ -1,5 +1,6 @@
 #include "bench/finish.hpp"
 
+#include <chrono>
 #include <cstdio>
 
 #include "bench/measure.hpp"
@@ -51,39 +52,64 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
     if (const std::int64_t v = in.*count.field; v > 0) state.counters[count.key] = static_cast<double>(v);
   }
 
-  const CallsVerdict calls = check_calls(m.first_result, m.calls, ref, structure, m.promised);
-  state.counters["rel_err"] = calls.worst.rel_err;
-  if (calls.worst.rel_tol) state.counters["rel_tol"] = *calls.worst.rel_tol;
-  state.counters["wrong_calls"] = static_cast<double>(calls.wrong);
-  state.counters["repeatable"] = calls.repeatable ? 1.0 : 0.0;
-  o.accuracy = !calls.worst.ok ? Outcome::Check::failed
-               : calls.worst.rel_tol ? Outcome::Check::passed
-                                     : Outcome::Check::no_bound;
+  // Accuracy and repeatability on the input; the timed calls on the exact data, or with them.
+  std::vector<double> on_input = m.input_calls;
+  if (m.timed_on == TimedData::input) on_input.insert(on_input.end(), m.calls.begin(), m.calls.end());
+  const CallsVerdict accuracy = check_calls(m.first_result, on_input, ref, structure, m.promised);
+  const ExactData data = exact_data_for(structure);
+  const bool timed_exact = m.timed_on == TimedData::exact;
+  const CallsVerdict timed =
+      timed_exact ? check_calls_exact(m.calls, session.exact_reference(c.n, 0, c.dtype, data)) : accuracy;
+  state.counters["rel_err"] = accuracy.worst.rel_err;
+  if (accuracy.worst.rel_tol) state.counters["rel_tol"] = *accuracy.worst.rel_tol;
+  state.counters["wrong_calls"] =
+      static_cast<double>(accuracy.wrong + (timed_exact ? timed.wrong : 0));
+  state.counters["repeatable"] = accuracy.repeatable ? 1.0 : 0.0;
+  state.counters["timed_exact"] = timed_exact ? 1.0 : 0.0;
+  o.accuracy = !accuracy.worst.ok ? Outcome::Check::failed
+               : accuracy.worst.rel_tol ? Outcome::Check::passed
+                                        : Outcome::Check::no_bound;
   o.repeat = m.promised == Determinism::not_guaranteed ? Outcome::Check::skipped
-             : calls.repeatable                         ? Outcome::Check::passed
+             : accuracy.repeatable                      ? Outcome::Check::passed
                                                         : Outcome::Check::failed;
-  o.calls = calls.ok ? Outcome::Check::passed : Outcome::Check::failed;
-  if (!calls.ok) {
-    note(calls.message);
+  o.calls = timed.ok && accuracy.ok ? Outcome::Check::passed : Outcome::Check::failed;
+  if (!timed.ok) {
+    note(timed.message);
+    failed = true;
+  }
+  if (timed_exact && !accuracy.ok) {
+    note(accuracy.message);
     failed = true;
   }
 
-  const ExactResult& exact = session.exact_check(c, exact_data_for(structure), sum_exact);
-  o.exact = exact.check;
-  state.counters["exact"] = exact.check == Outcome::Check::passed ? 1.0 : 0.0;
+  const ExactResult& exact = session.exact_check(c, data, sum_exact);
+  // Timed on the exact data, a wrong timed call fails the exact check as well as the per-call one.
+  o.exact = exact.check == Outcome::Check::passed && timed_exact && !timed.ok ? Outcome::Check::failed : exact.check;
+  state.counters["exact"] = o.exact == Outcome::Check::passed ? 1.0 : 0.0;
   if (exact.check != Outcome::Check::passed) {
     note(exact.message);
     failed = true;  // a check that could not run fails the row too: exit 0 means every check passed
   }
-  // The calls this row's verdict rests on: the timed ones, the warm-up's and the exact check's
-  // (shared by the cold and hot rows of a backend and n).
-  o.checked_calls = calls.checked + 1 + Session::kExactSets;
+  // The calls this row's verdict rests on: on the input, timed, and the exact check's (shared by
+  // the cold and hot rows of a backend and n).
+  o.checked_calls = 1 + static_cast<std::int64_t>(m.input_calls.size() + m.calls.size()) + Session::kExactSets;
   state.counters["checked_calls"] = static_cast<double>(o.checked_calls);
   if (failed) {
     o.kind = Outcome::Kind::verification_failed;
     state.SkipWithError(o.message.c_str());
   }
   session.record(std::move(o));
+}
+
+std::vector<double> accuracy_calls(const std::function<double()>& call) {
+  std::vector<double> sums;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (static_cast<int>(sums.size()) < kAccuracyCalls) {
+    sums.push_back(call());
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (static_cast<int>(sums.size()) >= kMinAccuracyCalls && spent >= kAccuracySeconds) break;
+  }
+  return sums;
 }
 
 void fail_case(benchmark::State& state, Session& session, const Case& c, const std::exception& e) {

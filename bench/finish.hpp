@@ -16,23 +16,38 @@
 
 namespace rb::bench {
 
+// Untimed calls on the input per run (the first also loads modules and starts threads): the
+// accuracy and determinism checks (bench/verify.hpp). At least kMinAccuracyCalls, more while they
+// take under kAccuracySeconds together: a CPU call at 2^28 takes up to 0.2 s.
+inline constexpr int kAccuracyCalls = 8;
+inline constexpr int kMinAccuracyCalls = 2;
+inline constexpr double kAccuracySeconds = 0.05;
+
+// Runs `call()` (one untimed call on the input; returns its sum) kMinAccuracyCalls to
+// kAccuracyCalls times, as above.
+std::vector<double> accuracy_calls(const std::function<double()>& call);
+
 struct Measurement {
   double seconds = 0;          // sum of Google Benchmark's iteration times (Timing::seconds)
   double peak_bytes_per_s = 0; // theoretical bandwidth for pct_peak; 0 = not reported
   Ceiling ceiling;             // the row's regime's ceiling (bench/ceiling.hpp); 0 = none
   SampleStats stats;           // every sample of this run
   bool throttled = false;      // the SM clock fell during the samples (GPU only)
-  double first_result = 0;     // the first warm-up call's sum: what every later call is compared with
-  std::vector<double> calls;   // every later call's sum (the timed ones, the CPU's other warm-up calls)
+  double first_result = 0;     // the first call on the input: what later calls on it are compared with
+  std::vector<double> input_calls;  // the other untimed calls on the input
+  std::vector<double> calls;   // every timed call's sum (and the untimed calls beside them on the same data)
+  TimedData timed_on = TimedData::input;  // what `calls` summed: the exact data set 0 or the input
   Determinism promised = Determinism::not_guaranteed;
 };
 
 // Sets bytes processed (iterations x the case's bytes), the sample statistics (bench/measure.hpp) and the
-// counters n, rel_err (the worst call's), rel_tol (absent when no bound exists), exact (1 passed),
-// checked_calls (timed, warm-up and exact calls whose sums were checked), wrong_calls,
-// repeatable (1: every timed call gave the warm-up's bits) and pct_peak; holds the median's
-// bandwidth to m.ceiling; runs the exact check through `sum_exact(set)` (once per backend and n,
-// bench/session.hpp). A failed check becomes SkipWithError with expected and got values.
+// counters n, rel_err (the worst call's on the input), rel_tol (absent when no bound exists), exact
+// (1: both exact data sets and, timed on the exact data, every timed call passed), checked_calls
+// (every call whose sum was checked), wrong_calls, repeatable (1: every call on the input gave the
+// first one's bits), timed_exact (1: the timed calls summed the exact data) and pct_peak; holds
+// the median's bandwidth to m.ceiling; runs the exact check through `sum_exact(set)` (once per
+// backend and n, bench/session.hpp). A failed check becomes SkipWithError with expected and got
+// values.
 void finish_case(benchmark::State& state, Session& session, const Case& c, const Reference& ref,
                  const Structure& structure, const Measurement& m,
                  const std::function<double(int set)>& sum_exact);

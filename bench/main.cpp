@@ -104,17 +104,29 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   for (const Dtype d : session.options().dtypes) dtypes += (dtypes.empty() ? "" : ",") + std::string(dtype_name(d));
   set_context("dtypes", dtypes + ": each type sums the input stored in it (f16/bf16 rounded to nearest even, f64 "
                                  "widened, i32 x * 2^20 rounded); rows of types other than f32 end in @<type>");
+  const bool timed_exact = session.options().time_on == TimedData::exact;
+  set_context("timed_data",
+              timed_exact ? "exact data set 0 (nonzero integers in [-8, 8], seed " +
+                                std::to_string(session.exact_seed(0)) +
+                                "; sparse integers for rows adding in 16 bits): every timed call's sum compared "
+                                "bit for bit with its integer sum (--time_on=exact)"
+                          : "the input (" + session.input_description() +
+                                "): every timed call's sum within the row's stated bound, and bit for bit the "
+                                "first call's where the backend promises run_to_run or gpu_to_gpu (--time_on=input)");
   set_context("verification",
-              "every call: each timed call's sum (and the warm-up's) within the stated bound, "
-              "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
-              "structure each backend states, ref = compensated fp64 (rel_tol absent: no bound at or "
-              "below 1% of sum|x| exists), and bit for bit the warm-up's where the backend promises "
-              "run_to_run or gpu_to_gpu (counters checked_calls, wrong_calls, repeatable); exact: per "
-              "backend and n, the same backend over its own buffer refilled with nonzero integers in "
-              "[-8, 8] of alternating parity, 2^20 poison past n, two data sets (seeds " +
-              std::to_string(session.exact_seed(0)) + ", " + std::to_string(session.exact_seed(1)) +
-              "), zero tolerance; ceilings: the median's bandwidth at most the row's ceiling (gpu_ceilings, "
-              "cpu_ceiling)");
+              std::string("every call: ") +
+                  (timed_exact ? "each timed call exactly (timed_data); " : "each timed call as timed_data says; ") +
+                  "accuracy: 2-8 untimed calls on the input within the stated bound, "
+                  "|sum - ref| <= gamma(chain + tree) sum|x| (+ u32 |ref| for float results) with the "
+                  "structure each backend states, ref = compensated fp64 (rel_tol absent: no bound at or "
+                  "below 1% of sum|x| exists), and bit for bit each other where the backend promises "
+                  "run_to_run or gpu_to_gpu (counters checked_calls, wrong_calls, repeatable); exact: per "
+                  "backend and n, the same backend over its own buffer refilled with nonzero integers in "
+                  "[-8, 8] of alternating parity, 2^20 poison past n, two data sets (seeds " +
+                  std::to_string(session.exact_seed(0)) + ", " + std::to_string(session.exact_seed(1)) +
+                  "), zero tolerance, the second one's call captured into a CUDA graph on GPU rows (the stream "
+                  "rule: counter stream_check); ceilings: the median's bandwidth at most the row's ceiling "
+                  "(gpu_ceilings, cpu_ceiling)");
   set_context("cpu_ceiling", describe_cpu_ceiling());
   set_context("cpu_timing", "steady_clock wall time per call, hot");
   const StopRule& r = session.options().rule;
@@ -243,8 +255,10 @@ int summarize(const Session& session) {
       measured + failed, exact, within, no_bound, timing_only, skipped, failed);
   std::fprintf(
       stderr,
-      "reduce_bench: %lld calls checked (every timed call, warm-up and exact-check call); exact checks took %.1f s\n",
-      static_cast<long long>(checked_calls), session.exact_seconds());
+      "reduce_bench: %lld calls checked (every timed call %s, calls on the input against the bound, exact-check "
+      "calls); exact checks took %.1f s\n",
+      static_cast<long long>(checked_calls),
+      session.options().time_on == TimedData::exact ? "exactly" : "against the bound", session.exact_seconds());
   print_input_notes(session);
   summarize_sampling(session, all);
   if (failed > 0) return kExitFailed;

@@ -46,6 +46,12 @@ Dist parse_dist(const std::string& text) {
   throw UsageError("invalid --dist '" + text + "': expected harmonic, uniform, positive, normal or integers");
 }
 
+TimedData parse_timed_data(const std::string& text) {
+  if (text == "exact") return TimedData::exact;
+  if (text == "input") return TimedData::input;
+  throw UsageError("invalid --time_on '" + text + "': expected exact or input");
+}
+
 int parse_offset(const std::string& text) {
   int v = -1;
   const char* end = text.data() + text.size();
@@ -166,6 +172,11 @@ const std::vector<Flag>& flags() {
        "test misaligned starts (default 0)"},
       {"--input", "FILE", false, [](Options& o, const std::string& v) { o.input_path = v; },
        "raw little-endian float32 values; the first n are summed"},
+      {"--time_on", "DATA", false, [](Options& o, const std::string& v) { o.time_on = parse_timed_data(v); },
+       "what the timed calls sum: exact (default: integers whose sum every\n"
+       "order gets exactly, so every timed call is compared bit for bit;\n"
+       "accuracy is measured on the input in untimed calls) or input (the\n"
+       "--dist/--input values: each call is checked against the row's bound)"},
       {"--precision", "P", true, [](Options& o, const std::string& v) { o.rule.target = parse_precision(v); },
        "stop sampling a benchmark once the 95% confidence interval of its\n"
        "median is within +-P of it: 0.005 or 0.5% (default 0.5%); order\n"
@@ -279,6 +290,8 @@ const char* dist_name(Dist d) {
   }
   return "?";
 }
+
+const char* timed_data_name(TimedData t) { return t == TimedData::exact ? "exact" : "input"; }
 
 Options parse_options(int& argc, char** argv) {
   Options o;

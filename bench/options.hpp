@@ -15,6 +15,9 @@ using Dist = rb::synth::Dist;
 
 inline constexpr int kMaxOffset = 64;
 
+// What the timed calls sum (docs/methodology.md, "What every call is checked against").
+enum class TimedData { exact, input };
+
 struct Options {
   std::vector<std::int64_t> sizes;  // sorted, unique
   std::vector<Dtype> dtypes = {Dtype::f32};  // --dtype: the element types, in the order given
@@ -24,6 +27,9 @@ struct Options {
   std::uint64_t seed = 42;
   std::string input_path;           // --input: raw little-endian float32; empty = synthetic
   int offset = 0;                   // --offset: the input starts this many floats past alignment
+  // --time_on: what the timed calls sum. exact (default): the exact check's integer data, every
+  // timed call compared with its integer sum; input: the --dist/--input values themselves.
+  TimedData time_on = TimedData::exact;
   bool list_backends = false;
   bool help = false;
   StopRule rule;                    // --precision, --min_samples, --max_samples, --max_time
@@ -53,6 +59,7 @@ struct UsageError : std::runtime_error {
 Options parse_options(int& argc, char** argv);
 
 const char* dist_name(Dist d);
+const char* timed_data_name(TimedData t);
 std::string usage();
 
 }  // namespace rb::bench

@@ -42,6 +42,12 @@ struct Skip : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A check that a backend broke while the exact check ran it (bench/gpu/stream_check.hpp): the row
+// fails with the message, as a verification failure.
+struct CheckFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // What one benchmark run established. A benchmark is run several times (Google Benchmark's
 // iteration probes, repetitions); the summary keeps the worst outcome per name.
 struct Outcome {
@@ -129,10 +135,10 @@ class Session {
   void fill_exact_host(std::int64_t n, int set, Dtype d = Dtype::f32, ExactData data = ExactData::dense);
   void restore_host();
 
-  // Runs `sum_exact(set)` for every set once per (backend, n) and compares each result with
-  // exact_reference(n, set); later calls return the first verdict. A Skip from it is a check that
-  // could not run: the benchmark fails (a run that exits 0 has passed every check). Its wall time
-  // is counted.
+  // Runs `sum_exact(set)` for every set once per (backend, n), set 0 last, and compares each
+  // result with exact_reference(n, set); later calls return the first verdict. A Skip from it is a
+  // check that could not run, a CheckFailed one that failed: either fails the benchmark (a run that
+  // exits 0 has passed every check). Its wall time is counted.
   const ExactResult& exact_check(const Case& c, ExactData data, const std::function<double(int set)>& sum_exact);
   double exact_seconds() const noexcept { return exact_seconds_; }
 
@@ -149,6 +155,7 @@ class Session {
     std::int64_t count = 0;
     std::string limit;   // why sizes above count cannot be materialized
     std::int64_t dirty = 0;  // x[0, dirty) holds the exact check's data, not the input
+    ExactFill filled;        // which, while dirty: filling it again is a no-op
   };
   void fill_input(float* dst, std::int64_t begin, std::int64_t end) const;  // x[begin, end) of the input
   const Reference& scan_to(ReferenceScan& scan, std::map<std::int64_t, Reference>& known, std::int64_t n,

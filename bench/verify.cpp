@@ -134,4 +134,33 @@ CallsVerdict check_calls(double first, std::span<const double> calls, const Refe
   return out;
 }
 
+CallsVerdict check_calls_exact(std::span<const double> calls, const Reference& exact) {
+  CallsVerdict out;
+  out.worst = check_exact(calls.empty() ? exact.sum : calls.front(), exact);
+  std::int64_t index = 0;
+  for (const double got : calls) {
+    ++index;
+    const Verdict v = check_exact(got, exact);
+    if (v.ok) continue;
+    if (out.wrong++ == 0) {
+      out.worst = v;
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "timed call %lld of %zu returned %.17g; its integer data sums to %.17g",
+                    static_cast<long long>(index), calls.size(), got, exact.sum);
+      out.message = buf;
+    } else if (v.rel_err > out.worst.rel_err) {
+      out.worst = v;
+    }
+  }
+  out.checked = static_cast<std::int64_t>(calls.size());
+  out.differed = out.wrong;
+  out.repeatable = out.wrong == 0;
+  out.ok = out.wrong == 0;
+  if (!out.ok) {
+    out.message = "per-call check failed: " + std::to_string(out.wrong) + " of " + std::to_string(out.checked) +
+                  " timed calls not exact; " + out.message;
+  }
+  return out;
+}
+
 }  // namespace rb::bench

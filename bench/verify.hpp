@@ -12,10 +12,13 @@
 //   sums to zero in both (never for k = 2: two neighbours sum to an odd number; about 4% per set
 //   for k = 16, so about 0.15% for both). A row adding in a 16-bit float gets sparse integer data
 //   instead, exact in its accumulator (bench/exact_data.hpp).
-// Per call: every timed call's sum (bench/gpu/runner.cpp and bench/cpu/runner.cpp keep them all)
-//   against the row's stated bound (bench/summation.hpp), and, where the row promises run_to_run
-//   or more, bit for bit against the warm-up call's. Non-finite references must be matched in
-//   kind (NaN, +Inf, -Inf).
+// Per call: the timed calls sum the first exact data set (--time_on=exact, the default), so every
+//   timed call's sum (bench/gpu/runner.cpp and bench/cpu/runner.cpp keep them all) must equal its
+//   integer sum bit for bit. Timed on the input instead (--time_on=input), each is held to the
+//   row's stated bound and, where the row promises run_to_run or more, to the first call's bits.
+// Accuracy: untimed calls on the input (bench/finish.hpp: kAccuracyCalls), against the stated bound
+//   (bench/summation.hpp) and, where promised, bit for bit against each other. Non-finite
+//   references must be matched in kind (NaN, +Inf, -Inf).
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -65,5 +68,10 @@ struct CallsVerdict {
 };
 CallsVerdict check_calls(double first, std::span<const double> calls, const Reference& ref, const Structure& s,
                          Determinism promised);
+
+// The per-call check of calls timed on the exact data: every sum equals the integer sum of
+// `exact` bit for bit (worst.rel_tol 0). A call that drops, doubles or misreads any element, on any
+// call, at any n, differs from it.
+CallsVerdict check_calls_exact(std::span<const double> calls, const Reference& exact);
 
 }  // namespace rb::bench

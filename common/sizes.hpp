@@ -18,7 +18,9 @@ inline constexpr std::int64_t kMaxSize = std::int64_t{1} << 48;
 std::int64_t parse_size(std::string_view text);
 // A comma-separated list; the result is sorted and free of duplicates.
 std::vector<std::int64_t> parse_size_list(std::string_view text);
-// 2^10 ... 2^31 in powers of two, plus the decimal sizes 1e4 1e5 1e6 1e7 1e8 5e8 1e9.
+// The default sizes that end in a tail: 10^6 + 3 (CPU and GPU rows) and 2^24 + 3 (GPU rows).
+inline constexpr std::int64_t kTailSizes[] = {1'000'003, (std::int64_t{1} << 24) + 3};
+// 2^10 ... 2^31 in powers of two, the decimal sizes 1e4 1e5 1e6 1e7 1e8 5e8 1e9 and kTailSizes.
 std::vector<std::int64_t> default_sizes();
 
 }  // namespace rb

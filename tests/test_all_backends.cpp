@@ -121,7 +121,9 @@ void non_finite(Side side) {
   for (const auto& [label, planted] : cases) {
     auto x = rb::test::random_signed(8193, 5);
     for (const auto& [i, v] : planted) x[static_cast<std::size_t>(i)] = v;
-    const auto path = std::filesystem::temp_directory_path() / ("rb_nonfinite_" + std::string(label) + ".bin");
+    // One file per process: ctest -j runs the CPU and GPU twins of this test at once.
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("rb_nonfinite_" + std::string(label) + "_" + std::to_string(::getpid()) + ".bin");
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(x.data()), static_cast<std::streamsize>(x.size() * 4));
     Options o = rb::test::small_options({4097, 8193});

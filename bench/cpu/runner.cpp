@@ -14,8 +14,8 @@
 namespace rb::bench {
 namespace {
 
-// An exact check this long stands in for the warm-up call (its data is the same size).
-constexpr std::chrono::milliseconds kWarmByExactCheck{20};
+// A call this long warms up as well as the warm-up would (its data is the same size).
+constexpr double kWarmByCall = 0.02;
 
 template <class T>
 void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
@@ -23,50 +23,48 @@ void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     const CpuProblemOf<T> problem{session.host_data_as<T>(c.n), c.n};  // before the reference: see gpu/runner.cpp
     const Reference& ref = session.reference(c.n, c.dtype);
     auto backend = def.make(problem);
-    // The exact check first (once per backend and n), on this backend over this buffer
-    // (bench/verify.hpp): it starts the threads and runs the code like a warm-up would. After a
-    // call that long, a warm-up on the data would cost as much as a sample, and one cache-cold
-    // first sample moves no median.
-    std::chrono::steady_clock::duration exact_call{};
+    const auto timed_call = [&](double& seconds) {
+      const auto t0 = std::chrono::steady_clock::now();
+      double r = backend->run();
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      benchmark::DoNotOptimize(r);
+      return r;
+    };
+    // Untimed calls on the input (the first starts the threads): accuracy, repeatability.
+    double last_call = 0;
+    Measurement m;
+    m.input_calls = accuracy_calls([&] { return timed_call(last_call); });
+    m.first_result = m.input_calls.front();
+    m.input_calls.erase(m.input_calls.begin());
+    // The exact check (once per backend and n, bench/verify.hpp) leaves exact data set 0 in place
+    // for the timed calls (--time_on=exact), or the input comes back (--time_on=input).
     const ExactData data = exact_data_for(backend->structure());
     const auto sum_exact = [&](int set) {
       session.fill_exact_host(c.n, set, c.dtype, data);
-      const auto t0 = std::chrono::steady_clock::now();
-      const double sum = backend->run();
-      exact_call = std::chrono::steady_clock::now() - t0;
-      return sum;
+      return timed_call(last_call);
     };
     session.exact_check(c, data, sum_exact);
-    session.restore_host();
-    // The per-call check compares every later call's sum (the warm-up's and the timed ones) with
-    // the warm-up's first, or without a warm-up the first sample's.
-    std::vector<double> calls;
-    if (exact_call < kWarmByExactCheck) {
+    m.timed_on = session.options().time_on;
+    if (m.timed_on == TimedData::exact) session.fill_exact_host(c.n, 0, c.dtype, data);
+    else session.restore_host();
+    // Every later call's sum, warm-up and timed, goes to the per-call check.
+    if (last_call < kWarmByCall) {
       warm_up([&] {
-        const auto t0 = std::chrono::steady_clock::now();
-        const double r = backend->run();
-        const auto t1 = std::chrono::steady_clock::now();
-        calls.push_back(r);
-        return std::chrono::duration<double>(t1 - t0).count();
+        double seconds = 0;
+        m.calls.push_back(timed_call(seconds));
+        return seconds;
       }, session.options().rule.warmup_seconds);
     }
     const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
-      const auto t0 = std::chrono::steady_clock::now();
-      double r = backend->run();
-      const auto t1 = std::chrono::steady_clock::now();
-      benchmark::DoNotOptimize(r);
-      calls.push_back(r);
-      return std::chrono::duration<double>(t1 - t0).count();
+      double seconds = 0;
+      m.calls.push_back(timed_call(seconds));
+      return seconds;
     });
     state.counters["threads"] = backend->threads();
-    Measurement m;
     m.seconds = timing.seconds;
     m.ceiling = cpu_ceiling();
     m.stats = timing.stats;
-    m.first_result = calls.front();  // measure() takes one sample at least
-    m.calls.assign(calls.begin() + 1, calls.end());
     m.promised = def.determinism;
-    // The exact check ran above: finish_case finds its verdict.
     finish_case(state, session, c, ref, backend->structure(), m, sum_exact);
     session.restore_host();
   } catch (const std::exception& e) {

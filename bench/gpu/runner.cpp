@@ -1,14 +1,16 @@
 // The GPU measurement loop: the only code that knows the order of operations around the timer.
 //
-//   per benchmark run (untimed):  input prefix, backend constructor (scratch), one warm-up launch
-//                                 and its sum
+//   per benchmark run (untimed):  input prefix, backend constructor (scratch), 2-8 calls on the
+//                                 input (accuracy; the first loads modules); the exact check in
+//                                 place (the same backend over integer data written into the same
+//                                 buffer, once per backend and n; one call through a captured
+//                                 graph: stream_check.hpp); the timed data in place (exact data
+//                                 set 0, or the input: --time_on) and one call on it
 //   per sample (bench/measure.hpp decides how many):  [cold: the cold flush, cold_flush.hpp] -> poison result
 //                    slot (keeping the previous call's sum, call_log.hpp) -> spin kernel -> start
 //                    event -> backend.enqueue() -> stop event -> wait for stop [-> result(), for
 //                    a backend whose sum is not in the slot]
-//   after the loop (untimed):     every call's sum checked; the exact check in place (the same
-//                                 backend over the integer data written into the same buffer,
-//                                 once per backend and n), then the input restored
+//   after the loop (untimed):     every call's sum checked (bench/finish.hpp), the input restored
 //
 // Everything before the start event is queued behind the spin kernel, so the flush and the
 // host's launch latency never reach the events. A blocking backend (Thrust) instead waits for
@@ -35,6 +37,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
 #include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/session.hpp"
+#include "bench/gpu/stream_check.hpp"
 #include "bench/measure.hpp"
 #include "bench/finish.hpp"
 #include "bench/run_context.hpp"
@@ -88,16 +91,38 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     const Reference& ref = session.reference(c.n, c.dtype);
     const cudaStream_t stream = g.stream();
     auto backend = def.make(gpu::GpuProblemOf<T>{input, c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
-    // Warm-up: the first launch of each kernel loads its module (lazy loading is the default
-    // since CUDA 12) and libraries query the device on their first call.
-    g.slot().poison();
-    backend->enqueue(stream);
-    RB_CUDA_CHECK(cudaStreamSynchronize(stream));
+    const auto one_call = [&] {
+      g.slot().poison();
+      backend->enqueue(stream);
+      RB_CUDA_CHECK(cudaStreamSynchronize(stream));
+      RB_CUDA_CHECK(cudaGetLastError());
+      return backend->result();
+    };
+    // Untimed calls on the input (the first loads each kernel's module: lazy loading is the default
+    // since CUDA 12, and libraries query the device on their first call): accuracy, repeatability.
     Measurement m;
-    m.first_result = backend->result();  // what every timed call's sum is compared with
+    m.input_calls = accuracy_calls(one_call);
+    m.first_result = m.input_calls.front();
+    m.input_calls.erase(m.input_calls.begin());
+    const Structure structure = backend->structure();
+    const ExactData data = exact_data_for(structure);
+    const bool blocking = backend->blocking();
+    // The exact check (once per backend and n): set 1 through a captured graph, the stream rule
+    // (bench/gpu/stream_check.hpp), then set 0, left in place for the timed calls.
+    const auto sum_exact = [&](int set) {
+      g.fill_exact(c.n, set, c.dtype, data);
+      return set == 1 && !blocking ? gpu::call_through_graph(g, *backend) : one_call();
+    };
+    session.exact_check(c, data, sum_exact);
+    m.timed_on = session.options().time_on;
+    if (m.timed_on == TimedData::exact) {
+      g.fill_exact(c.n, 0, c.dtype, data);
+      m.calls.push_back(one_call());  // a hot row's data in L2, as its timed calls find it
+    } else {
+      g.restore_input();
+    }
     double host_seconds = 0;
     std::int64_t calls = 0;
-    const bool blocking = backend->blocking();
     gpu::ClockWatch clock(g.info().pci_bus_id, g.info().sm_clock_khz);
     gpu::CallLog sums(g, *backend);
     const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
@@ -118,8 +143,9 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     });
     if (clock.lowest_mhz() > 0) state.counters["sm_mhz"] = clock.lowest_mhz();
     state.counters["throttled"] = clock.throttled() ? 1.0 : 0.0;
+    state.counters["stream_check"] = blocking ? 0.0 : 1.0;
     if (blocking && calls > 0) state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(calls);
-    m.calls = sums.take();
+    for (const double sum : sums.take()) m.calls.push_back(sum);
     RB_CUDA_CHECK(cudaStreamSynchronize(stream));
     RB_CUDA_CHECK(cudaGetLastError());
     m.seconds = timing.seconds;
@@ -128,15 +154,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     m.stats = timing.stats;
     m.throttled = clock.throttled();
     m.promised = def.determinism;
-    const Structure structure = backend->structure();
-    finish_case(state, session, c, ref, structure, m, [&](int set) {
-      g.fill_exact(c.n, set, c.dtype, exact_data_for(structure));
-      g.slot().poison();
-      backend->enqueue(stream);
-      RB_CUDA_CHECK(cudaStreamSynchronize(stream));
-      RB_CUDA_CHECK(cudaGetLastError());
-      return backend->result();
-    });
+    finish_case(state, session, c, ref, structure, m, sum_exact);
     backend.reset();
     g.restore_input();
   } catch (const std::exception& e) {

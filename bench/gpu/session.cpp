@@ -72,10 +72,13 @@ const void* GpuSession::typed_input(Dtype d, std::int64_t n) {
 }
 
 void GpuSession::fill_exact(std::int64_t n, int set, Dtype d, ExactData data) {
+  const ExactFill want{n, set, d, data};
+  if (dirty_ > 0 && filled_ == want) return;
   if (d != Dtype::f32) (void)typed_input(d, n);  // sized before the float buffer is overwritten
   if (capacity_ < 0 || n > capacity_) (void)input(n);  // plans the buffer, or throws Skip; no restore
   float* x = input_.as<float>() + session_.options().offset;
   dirty_ = std::max(dirty_, n + kPadFloats);
+  filled_ = want;
   if (data == ExactData::sparse) {
     enqueue_fill(stream_, x, n, 0.0f);
     enqueue_scatter(stream_, x, sparse_set(session_.exact_seed(set), n));
@@ -93,6 +96,7 @@ void GpuSession::restore_input() {
   float* x = input_.as<float>() + session_.options().offset;
   const std::int64_t dirty = dirty_, input_end = std::min(dirty, capacity_);
   dirty_ = 0;
+  filled_ = {};
   if (session_.synthetic()) {
     enqueue_generate(stream_, x, input_end, session_.options().dist, session_.options().seed);
   } else if (input_end > 0) {

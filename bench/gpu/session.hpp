@@ -92,6 +92,7 @@ class GpuSession {
   DeviceScratch scratch_;
   std::int64_t capacity_ = -1;  // -1: not planned yet
   std::int64_t dirty_ = 0;      // x[0, dirty_) holds the exact check's data, not the input
+  ExactFill filled_;            // which, while dirty_: filling it again is a no-op
   std::uint64_t spins_ = 0;
   std::uint64_t spin_ns_, spin_after_flush_ns_;
   std::string limit_;           // why sizes above capacity_ cannot run

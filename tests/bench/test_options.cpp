@@ -12,6 +12,7 @@ namespace {
 
 using rb::bench::Dist;
 using rb::bench::Options;
+using rb::bench::TimedData;
 using rb::bench::UsageError;
 
 struct Argv {
@@ -40,11 +41,18 @@ TEST(Options, OursAreRemovedBenchmarksStay) {
   EXPECT_EQ(a.rest(), (std::vector<std::string>{"--benchmark_filter=cub", "--benchmark_min_time=0.01"}));
 }
 
+TEST(Options, TimeOnExactOrInput) {
+  EXPECT_EQ(Argv({"--time_on=input"}).parse().time_on, TimedData::input);
+  EXPECT_EQ(Argv({"--time_on=exact"}).parse().time_on, TimedData::exact);
+  EXPECT_THROW(Argv({"--time_on=integers"}).parse(), UsageError);
+}
+
 TEST(Options, Defaults) {
   Argv a({});
   const Options o = a.parse();
   EXPECT_EQ(o.dist, Dist::harmonic);
-  EXPECT_EQ(o.sizes.size(), 29u);
+  EXPECT_EQ(o.sizes.size(), 31u);
+  EXPECT_EQ(o.time_on, TimedData::exact);
   EXPECT_FALSE(o.user_min_time);
   EXPECT_TRUE(o.input_path.empty());
 }
@@ -201,7 +209,7 @@ TEST(Options, EveryFlagInTheHelpIsParsed) {
       }
     }
   }
-  EXPECT_EQ(flags, 22);
+  EXPECT_EQ(flags, 23);
   EXPECT_TRUE(Argv({"-h"}).parse().help);
 }
 

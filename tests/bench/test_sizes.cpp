@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace {
 
 using rb::parse_size;
@@ -58,13 +60,16 @@ TEST(Sizes, EmptyItemsAreErrors) {
 
 TEST(Sizes, DefaultSweep) {
   const auto v = rb::default_sizes();
-  EXPECT_EQ(v.size(), 22u + 7u);
+  EXPECT_EQ(v.size(), 22u + 7u + 2u);
   EXPECT_EQ(v.front(), 1024);
   EXPECT_EQ(v.back(), std::int64_t{1} << 31);
   EXPECT_TRUE(std::is_sorted(v.begin(), v.end()));
   for (std::int64_t n : {10'000LL, 1'000'000'000LL, 500'000'000LL}) {
     EXPECT_NE(std::find(v.begin(), v.end(), n), v.end()) << n;
   }
+  // Tails: a size no vector width divides, with CPU rows (at most 2^22) and one beyond 2^24.
+  EXPECT_TRUE(std::any_of(v.begin(), v.end(), [](std::int64_t n) { return n % 2 == 1 && n <= (1 << 22); }));
+  EXPECT_TRUE(std::any_of(v.begin(), v.end(), [](std::int64_t n) { return n % 2 == 1 && n > (1 << 24); }));
 }
 
 }  // namespace

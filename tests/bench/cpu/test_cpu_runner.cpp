@@ -7,7 +7,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <cstdio>
 #include <stdexcept>
+
+#include <unistd.h>
 
 #include "bench/cpu/runner.hpp"
 #include "bench/measure.hpp"
@@ -65,8 +68,9 @@ TEST(CpuRunner, CorrectPassesWrongFailsErrorsAreContained) {
 class ExactCannotRun final : public CpuBackend {
  public:
   explicit ExactCannotRun(const CpuProblem& p) : p_(p) {}
+  // The exact check's data has poison past n where the input has zeros.
   double run() override {
-    if (calls_++ == 0) throw Skip("no room for the exact check");
+    if (p_.data[p_.n] != 0 && calls_++ == 0) throw Skip("no room for the exact check");
     return rb::cpu::accumulate_f64(p_.data, p_.n);
   }
   Structure structure() const override { return kChain64(p_.n); }
@@ -192,14 +196,16 @@ TEST(CpuRunner, SampleStatisticsAreReported) {
 TEST(Session, ExactDataInPlaceThenTheInputAgain) {
   for (const bool from_file : {false, true}) {
     Options o = rb::test::small_options({1000, 4097});
-    const auto dir = std::filesystem::temp_directory_path() / "rb_exact_in_place";
+    // One file per process, removed with std::remove: this binary links libtorch, whose exported
+    // std::filesystem::remove_all calls through a null pointer on the GPU machine.
+    const auto path =
+        std::filesystem::temp_directory_path() / ("rb_exact_in_place_" + std::to_string(::getpid()) + ".bin");
     if (from_file) {
-      std::filesystem::create_directories(dir);
       const auto values = rb::test::random_signed(4097, 5);
-      std::ofstream(dir / "x.bin", std::ios::binary)
+      std::ofstream(path, std::ios::binary)
           .write(reinterpret_cast<const char*>(values.data()),
                  static_cast<std::streamsize>(values.size() * sizeof(float)));
-      o.input_path = (dir / "x.bin").string();
+      o.input_path = path.string();
       o.dist_given = false;
     }
     o.offset = 3;
@@ -222,7 +228,7 @@ TEST(Session, ExactDataInPlaceThenTheInputAgain) {
       EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << "the input is back, padding zero again: " << n;
     }
     EXPECT_NE(session.exact_seed(0), session.exact_seed(1));
-    if (from_file) std::filesystem::remove_all(dir);
+    if (from_file) std::remove(path.c_str());
   }
 }
 

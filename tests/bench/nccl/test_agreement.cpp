@@ -67,9 +67,9 @@ TEST(Agreement, NamesTheFirstDifferingFieldWithBothValues) {
             R"(ranks disagree on --seed: rank 0 has "42", rank 1 has "43")");
   // The default list says so, against the same list given.
   EXPECT_EQ(message({of({}), of({"--sizes=2^10..2^31,1e4,1e5,1e6,1e7,1e8,5e8,1e9"})}),
-            R"m(ranks disagree on --sizes: rank 0 has "2^10..2^31,10000,100000,1000000,10000000,100000000,)m"
-            R"m(500000000,1000000000 (default)", rank 1 has "2^10..2^31,10000,100000,1000000,10000000,)m"
-            R"m(100000000,500000000,1000000000")m");
+            R"m(ranks disagree on --sizes: rank 0 has "2^10..2^31,10000,100000,1000000,1000003,10000000,)m"
+            R"m(16777219,100000000,500000000,1000000000 (default)", rank 1 has "2^10..2^31,10000,100000,)m"
+            R"m(1000000,10000000,100000000,500000000,1000000000")m");
 }
 
 TEST(Agreement, EveryFieldThatChangesARunIsCompared) {
