@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -67,6 +68,46 @@ inline void expect_caught_every_run(int runs, const std::string& backend, const 
   std::printf("| %s | %s | %lld | caught in %d of %d runs (>= %lld calls checked each) |\n", backend.c_str(),
               bug.c_str(), static_cast<long long>(n), caught, runs, static_cast<long long>(fewest_calls));
   EXPECT_EQ(caught, runs) << backend << " at n = " << n;
+}
+
+// Runs of a mutant at each n: `usual` (a count the test suite can afford there), or RB_MUTANT_RUNS
+// from the environment when set (the acceptance counts, on the GPU machine).
+inline int mutant_runs(int usual) {
+  const char* v = std::getenv("RB_MUTANT_RUNS");
+  return v && *v ? std::atoi(v) : usual;
+}
+
+// One run of a mutant whose fault fires on random calls: its outcome, and how often it fired in
+// calls whose every sum is checked exactly (the timed calls and the exact check's).
+struct FiredRun {
+  bench::Outcome outcome;
+  std::int64_t fired = 0;
+};
+
+// Runs such a mutant `runs` times, each in a fresh session, prints the tally (runs in which it
+// fired, runs caught among them and otherwise, firings, the fewest calls checked), and expects
+// every run in which it fired caught.
+inline void expect_caught_when_fired(int runs, const std::string& backend, const std::string& bug, std::int64_t n,
+                                     const std::function<FiredRun()>& one_run) {
+  int fired = 0, caught = 0, caught_otherwise = 0;
+  std::int64_t firings = 0, fewest_calls = -1;
+  for (int run = 0; run < runs; ++run) {
+    const FiredRun r = one_run();
+    const bool failed = r.outcome.kind == bench::Outcome::Kind::verification_failed;
+    fired += r.fired > 0;
+    firings += r.fired;
+    caught += failed && r.fired > 0;
+    caught_otherwise += failed && r.fired == 0;
+    fewest_calls = fewest_calls < 0 ? r.outcome.checked_calls : std::min(fewest_calls, r.outcome.checked_calls);
+    if (r.fired > 0) {
+      EXPECT_TRUE(failed) << backend << " at n = " << n << ", run " << run << ": fired " << r.fired
+                          << " times in checked calls, not caught; " << r.outcome.message;
+    }
+  }
+  std::printf("| %s | %s | %lld | fired in %d of %d runs (%lld firings), caught in %d of them; %d other runs "
+              "caught (a firing on the input) | >= %lld calls checked each |\n",
+              backend.c_str(), bug.c_str(), static_cast<long long>(n), fired, runs, static_cast<long long>(firings),
+              caught, caught_otherwise, static_cast<long long>(fewest_calls));
 }
 
 // Checks every mutant and control at every size of the session (mode: "hot" or "cold").

@@ -3,8 +3,11 @@
 // last chunk, a row that returns 0, a read of x[n] (the poison past n), a read of x[n-2] for
 // x[n-1], a dropped group of 16 (the exact check); a row that states double accumulation but adds
 // in float (the accuracy bound); a memoized sum (the exact check in place, and the ceiling); a sum
-// wrong on one call in 20 (the per-call check, 30 runs of 30); a row promising run_to_run whose
-// order changes from call to call (the per-call check's bits).
+// wrong on one call in 20 (the per-call check, 30 runs of 30, also on the harmonic input at
+// 2^24 + 3, where x[n-1] is below half an ulp of the sum); x[0] dropped on a random call in 50; a
+// float chain without an accuracy bound, wrong by half on a random call in 10 (the per-call check:
+// the timed calls sum exact data); a remainder that stops one short (the odd default sizes); a
+// row promising run_to_run whose order changes from call to call (the calls on the input).
 #include <gtest/gtest.h>
 
 #include <map>
@@ -13,6 +16,8 @@
 
 #include "bench/backends/cpu_runtime.hpp"
 #include "bench/cpu/runner.hpp"
+#include "common/sizes.hpp"
+#include "kernels/cpu/accumulate.hpp"
 #include "kernels/cpu/parallel.hpp"
 #include "kernels/cpu/unrolled.hpp"
 #include "tests/mutants/mutation.hpp"
@@ -94,6 +99,38 @@ class Intermittent final : public Unrolled8 {
  private:
   unsigned call_;
 };
+
+// Faults that fire on random calls: x[0] dropped on one call in 50 (kDropFirst), or a float chain
+// with no accuracy bound at its n wrong by half on one call in 10 (kHalve). `fired` counts those on
+// the exact data (the poison past n: the timed calls and the exact check's); on the input, x[0]
+// dropped is caught by the bound, and a halved sum without a bound is only reported (rel_err).
+enum class Rare { kDropFirst, kHalve };
+template <Rare kFault>
+class RareFault final : public CpuBackend {
+ public:
+  explicit RareFault(const CpuProblem& p) : p_(p) {}
+  double run() override {
+    const bool fire = rng_() % (kFault == Rare::kDropFirst ? 50 : 10) == 0;
+    fired += fire && p_.data[p_.n] != 0;
+    if (kFault == Rare::kDropFirst) return fire ? rb::cpu::unrolled8_f32(p_.data + 1, p_.n - 1) : sum8();
+    const double sum = rb::cpu::accumulate_f32(p_.data, p_.n);
+    return fire ? sum / 2 : sum;
+  }
+  Structure structure() const override {
+    return kFault == Rare::kDropFirst ? lanes(Accumulator::f32, 8, 1)(p_.n) : lanes(Accumulator::f32, 1)(p_.n);
+  }
+  static inline std::int64_t fired = 0;
+
+ private:
+  double sum8() const { return rb::cpu::unrolled8_f32(p_.data, p_.n); }
+  CpuProblem p_;
+  std::mt19937_64 rng_{std::random_device{}()};
+};
+
+// A vector loop whose remainder stops one short: x[n-1] is lost wherever 16 does not divide n.
+float short_remainder(const float* x, std::int64_t n) noexcept {
+  return rb::cpu::unrolled8_f32(x, n % 16 != 0 ? n - 1 : n);
+}
 
 TEST(Mutants, CpuBugsAreCaught) {
   auto options = rb::test::small_options({(std::int64_t{1} << 20) + 1, 1'000'003, (std::int64_t{1} << 28) + 3});
@@ -182,9 +219,11 @@ TEST(Mutants, SixteenBitAccumulatorsGetExactDataTheyCanSum) {
 // 0.2 s cap stops it first. Under a sanitizer a call at 2^20 can take over 10 ms, so the cap is
 // lifted (the rule is otherwise the default) and the count of checked calls is still asserted.
 TEST(Mutants, IntermittentlyWrongIsCaughtInEveryRun) {
-  for (const std::int64_t n : {(std::int64_t{1} << 20) + 1, std::int64_t{1'000'003}}) {
+  for (const std::int64_t n : {(std::int64_t{1} << 20) + 1, std::int64_t{1'000'003}, (std::int64_t{1} << 24) + 3}) {
     std::uint64_t seed = 1000;
-    rb::test::expect_caught_every_run(30, "mutant/intermittent", "drops x[n-1] on 1 call in 20", n, [&] {
+    const bool below_ulp = n > (std::int64_t{1} << 24);  // on the harmonic input, x[n-1] changes no bit
+    rb::test::expect_caught_every_run(rb::test::mutant_runs(below_ulp ? 5 : 30), "mutant/intermittent",
+                                      "drops x[n-1] on 1 call in 20", n, [&] {
       Options o = rb::test::small_options({n});
       // Enough calls that the wrong one happens (kPeriod), few enough that 60 runs stay short
       // under sanitizers: the stop rule's time caps are lifted, its sample count is not.
@@ -192,6 +231,7 @@ TEST(Mutants, IntermittentlyWrongIsCaughtInEveryRun) {
       o.rule.max_seconds = o.rule.timeout_seconds = 10;
       o.rule.max_samples = 3 * static_cast<std::int64_t>(Intermittent::kPeriod);
       o.seed = seed++;
+      if (below_ulp) o.dist = Dist::harmonic;
       Session session(o);
       const auto entries = bind_backends(session, {cpu_backend<Intermittent>("mutant/intermittent")});
       EXPECT_EQ(rb::test::run_in_process(session, entries), 1u);
@@ -200,6 +240,62 @@ TEST(Mutants, IntermittentlyWrongIsCaughtInEveryRun) {
       return out;
     });
   }
+}
+
+// Faults on random calls are caught in every run in which they fired, on any call: x[0] dropped
+// (1 in 50), and a row with no accuracy bound at its n wrong by half (1 in 10; a float chain of 2^20
+// and 2^22: its bound would pass 1% of sum|x|).
+template <Rare kFault>
+void rare_fault(const char* name, const char* bug, std::initializer_list<std::int64_t> sizes) {
+  for (const std::int64_t n : sizes) {
+    rb::test::expect_caught_when_fired(rb::test::mutant_runs(10), name, bug, n, [&] {
+      Options o = rb::test::small_options({n});
+      o.rule = StopRule{};
+      o.rule.max_seconds = o.rule.timeout_seconds = 10;
+      o.rule.max_samples = 100;
+      o.dist = Dist::harmonic;
+      Session session(o);
+      RareFault<kFault>::fired = 0;
+      const auto entries = bind_backends(
+          session, {promising(Determinism::not_guaranteed, cpu_backend<RareFault<kFault>>(name))});
+      EXPECT_EQ(rb::test::run_in_process(session, entries), 1u);
+      return rb::test::FiredRun{rb::test::outcome_of(session, std::string(name) + "/" + std::to_string(n) + "/hot"),
+                                RareFault<kFault>::fired};
+    });
+  }
+}
+
+TEST(Mutants, RareFaultsAreCaughtWheneverTheyFire) {
+  rare_fault<Rare::kDropFirst>("mutant/rare_drop_first", "drops x[0] on a random 1 call in 50",
+                               {(std::int64_t{1} << 20) + 1});
+  rare_fault<Rare::kHalve>("mutant/no_bound_halved", "no bound; half the sum on a random 1 call in 10",
+                           {std::int64_t{1} << 20, std::int64_t{1} << 22});
+  // No bound at these n: only the exact comparison of each timed call can catch it.
+  Session session(rb::test::small_options({std::int64_t{1} << 20}));
+  const auto entries = bind_backends(session, {cpu_function<&rb::cpu::accumulate_f32>("control/chain",
+                                                                                       lanes(Accumulator::f32, 1))});
+  ASSERT_EQ(rb::test::run_in_process(session, entries), 1u);
+  EXPECT_EQ(rb::test::outcome_of(session, "control/chain/1048576/hot").accuracy, Outcome::Check::no_bound);
+}
+
+// The CPU rows' default sizes up to 2^22 (bench/cpu/runner.hpp): a remainder that stops one short
+// passes every one that 16 divides and fails the odd one.
+TEST(Mutants, ShortRemainderFailsTheDefaultSizes) {
+  Options o = rb::test::small_options({});
+  for (const std::int64_t n : rb::default_sizes()) {
+    if (n <= kCpuDenseMaxN) o.sizes.push_back(n);
+  }
+  Session session(o);
+  const auto entries =
+      bind_backends(session, {cpu_function<&short_remainder>("mutant/short_remainder", lanes(Accumulator::f32, 8, 1))});
+  ASSERT_EQ(rb::test::run_in_process(session, entries), o.sizes.size());
+  int failed = 0;
+  for (const std::int64_t n : o.sizes) {
+    const auto out = rb::test::outcome_of(session, "mutant/short_remainder/" + std::to_string(n) + "/hot");
+    EXPECT_EQ(out.kind == Outcome::Kind::verification_failed, n % 16 != 0) << n << ": " << out.message;
+    failed += out.kind == Outcome::Kind::verification_failed;
+  }
+  EXPECT_EQ(failed, 1);  // 1000003
 }
 
 TEST(Mutants, BrokenDeterminismPromiseIsCaught) {

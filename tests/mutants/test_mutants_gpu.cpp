@@ -3,7 +3,11 @@
 // of x[n] (the poison past n), x[n-2] read for x[n-1], a dropped group of 16 (the exact check);
 // cuda/onepass_f64 accumulating in float (the accuracy bound); a sum copied from a cache after
 // the first call (the exact check in place; the DRAM ceiling where the copy is faster than the
-// read); the last element dropped on one call in 20 (the per-call check, 30 runs of 30).
+// read). On the default harmonic input, where x[n-1] lies below half an ulp of the sum from about
+// 2^24 on: the last element dropped on one call in 20, x[0] dropped on a random call in 50 (the
+// per-call check: every timed call sums exact data). Work launched on the legacy stream or on a
+// stream of the backend's own (the stream rule, hot and cold); a remainder that stops one short
+// (the odd default sizes).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -13,6 +17,7 @@
 #include "bench/gpu/context.hpp"
 #include "bench/registry.hpp"
 #include "tests/mutants/mutation.hpp"
+#include "common/sizes.hpp"
 #include "tests/support/gpu.hpp"
 
 namespace {
@@ -114,6 +119,74 @@ class Intermittent final : public GpuBackend {
   unsigned call_;
 };
 
+// Drops x[0], the harmonic input's largest element, on a random call in kOneIn: a rare fault.
+// `fired` counts every firing: on the input too the bound catches a lost 1.0.
+class RareDropFirst final : public GpuBackend {
+ public:
+  explicit RareDropFirst(const GpuProblem& p)
+      : out_(p.out),
+        whole_(cuda_kernel("cuda/onepass", rb::cuda::onepass).make(p)),
+        short_(cuda_kernel("cuda/onepass", rb::cuda::onepass)
+                   .make({p.input + 1, p.n - 1, p.stream, p.scratch, p.out, p.sm_count})) {}
+  void enqueue(cudaStream_t s) override {
+    const bool fire = rng_() % kOneIn == 0;
+    fired += fire;
+    (fire ? short_ : whole_)->enqueue(s);
+  }
+  double result() override { return out_.read_f32(); }
+  ResultIn result_in() const override { return ResultIn::slot_f32; }
+  Structure structure() const override { return whole_->structure(); }
+  static constexpr unsigned kOneIn = 50;
+  static inline std::int64_t fired = 0;  // over every object since the test reset it
+
+ private:
+  ResultSlot out_;
+  std::unique_ptr<GpuBackend> whole_, short_;
+  std::mt19937_64 rng_{std::random_device{}()};
+};
+
+// The stream rule broken (bench/gpu/stream_check.hpp): onepass launched on the legacy default
+// stream, or on a stream of its own that the harness's never waits for.
+enum class Elsewhere { legacy, own_stream };
+template <Elsewhere kWhere>
+class OffStream final : public GpuBackend {
+ public:
+  explicit OffStream(const GpuProblem& p)
+      : out_(p.out), inner_(cuda_kernel("cuda/onepass", rb::cuda::onepass).make(p)) {
+    if (kWhere == Elsewhere::own_stream) RB_CUDA_CHECK(cudaStreamCreateWithFlags(&own_, cudaStreamNonBlocking));
+  }
+  ~OffStream() override {
+    if (own_) (void)cudaStreamDestroy(own_);
+  }
+  void enqueue(cudaStream_t) override { inner_->enqueue(kWhere == Elsewhere::legacy ? cudaStreamLegacy : own_); }
+  double result() override {
+    RB_CUDA_CHECK(cudaDeviceSynchronize());
+    return out_.read_f32();
+  }
+  ResultIn result_in() const override { return ResultIn::slot_f32; }
+  Structure structure() const override { return inner_->structure(); }
+
+ private:
+  ResultSlot out_;
+  std::unique_ptr<GpuBackend> inner_;
+  cudaStream_t own_ = nullptr;
+};
+
+// A remainder loop that stops one short: the last element is lost wherever n is not a multiple of
+// the 16-element tile.
+class ShortRemainder final : public GpuBackend {
+ public:
+  explicit ShortRemainder(const GpuProblem& p)
+      : inner_(cuda_kernel("cuda/onepass", rb::cuda::onepass).make(with_n(p, p.n % 16 ? p.n - 1 : p.n))) {}
+  void enqueue(cudaStream_t s) override { inner_->enqueue(s); }
+  double result() override { return inner_->result(); }
+  ResultIn result_in() const override { return inner_->result_in(); }
+  Structure structure() const override { return inner_->structure(); }
+
+ private:
+  std::unique_ptr<GpuBackend> inner_;
+};
+
 TEST(Mutants, GpuBugsAreCaught) {
   RB_REQUIRE_GPU();
   Session session(rb::test::small_options({(std::int64_t{1} << 20) + 1, 1'000'003, (std::int64_t{1} << 31) + 7}));
@@ -148,15 +221,17 @@ TEST(Mutants, GpuBugsAreCaught) {
   release_gpu();
 }
 
-// Under the default stopping rule every row checks 20 calls or more at these sizes: a fault on one
-// call in 20 is caught in every run.
+// Under the default stopping rule every row checks 20 calls or more: a fault on one call in 20 is
+// caught in every run, on the default harmonic input too (the timed calls sum exact data, where
+// every element changes the sum). RB_MUTANT_RUNS sets the runs at each n.
 TEST(Mutants, GpuIntermittentlyWrongIsCaughtInEveryRun) {
   RB_REQUIRE_GPU();
-  for (const std::int64_t n : {(std::int64_t{1} << 20) + 1, std::int64_t{1'000'003}, (std::int64_t{1} << 31) + 7}) {
-    const int runs = n > (std::int64_t{1} << 30) ? 3 : 30;
+  for (const std::int64_t n : {(std::int64_t{1} << 20) + 1, (std::int64_t{1} << 24) + 3, std::int64_t{1} << 28}) {
+    const int runs = rb::test::mutant_runs(n > (std::int64_t{1} << 25) ? 3 : 30);
     rb::test::expect_caught_every_run(runs, "mutant/onepass_intermittent", "drops x[n-1] on 1 call in 20", n, [&] {
       Options o = rb::test::small_options({n});
       o.rule = StopRule{};
+      o.dist = Dist::harmonic;
       Session session(o);
       std::string why_not;
       const auto entries = bind_backends(session, {gpu_backend<Intermittent>("mutant/onepass_intermittent")}, why_not);
@@ -165,6 +240,83 @@ TEST(Mutants, GpuIntermittentlyWrongIsCaughtInEveryRun) {
       return rb::test::outcome_of(session, "mutant/onepass_intermittent/" + std::to_string(n) + "/cold");
     });
   }
+  release_gpu();
+}
+
+// x[0] dropped on a random call in 50: caught in every run in which it fired, whichever call it hit.
+TEST(Mutants, GpuRareFaultIsCaughtWheneverItFires) {
+  RB_REQUIRE_GPU();
+  for (const std::int64_t n : {(std::int64_t{1} << 20) + 1, std::int64_t{1} << 24}) {
+    rb::test::expect_caught_when_fired(rb::test::mutant_runs(12), "mutant/onepass_rare_drop_first",
+                                       "drops x[0] on a random 1 call in 50", n, [&] {
+      Options o = rb::test::small_options({n});
+      o.rule = StopRule{};
+      o.dist = Dist::harmonic;
+      Session session(o);
+      std::string why_not;
+      RareDropFirst::fired = 0;
+      const auto entries =
+          bind_backends(session, {gpu_backend<RareDropFirst>("mutant/onepass_rare_drop_first")}, why_not);
+      EXPECT_TRUE(why_not.empty()) << why_not;
+      EXPECT_EQ(rb::test::run_in_process(session, entries, "/cold"), 1u);
+      return rb::test::FiredRun{
+          rb::test::outcome_of(session, "mutant/onepass_rare_drop_first/" + std::to_string(n) + "/cold"),
+          RareDropFirst::fired};
+    });
+  }
+  release_gpu();
+}
+
+// Work off the harness's stream fails hot and cold, even where a hot row's sum lands in time (4 MiB
+// sits in L2), with a message that names the rule; onepass itself passes it.
+TEST(Mutants, WorkOffTheHarnessStreamIsCaught) {
+  RB_REQUIRE_GPU();
+  const std::int64_t n = (std::int64_t{1} << 20) + 1;
+  Session session(rb::test::small_options({n}));
+  std::string why_not;
+  const auto entries = bind_backends(session, {
+      cuda_kernel("control/onepass", rb::cuda::onepass),
+      gpu_backend<OffStream<Elsewhere::legacy>>("mutant/onepass_legacy_stream"),
+      gpu_backend<OffStream<Elsewhere::own_stream>>("mutant/onepass_own_stream"),
+  }, why_not);
+  ASSERT_TRUE(why_not.empty()) << why_not;
+  ASSERT_EQ(rb::test::run_in_process(session, entries), 6u);
+  for (const char* mode : {"/cold", "/hot"}) {
+    const std::string tail = "/" + std::to_string(n) + mode;
+    for (const char* mutant : {"mutant/onepass_legacy_stream", "mutant/onepass_own_stream"}) {
+      const auto o = rb::test::outcome_of(session, mutant + tail);
+      rb::test::print_row(mutant, "launches off the harness's stream", n, o);
+      EXPECT_EQ(o.kind, Outcome::Kind::verification_failed) << mutant << tail << ": " << o.message;
+      EXPECT_EQ(o.exact, Outcome::Check::failed) << o.message;
+      EXPECT_NE(o.message.find("stream check failed"), std::string::npos) << o.message;
+      EXPECT_NE(o.message.find("puts all its work on the stream it is given"), std::string::npos) << o.message;
+    }
+    const auto control = rb::test::outcome_of(session, "control/onepass" + tail);
+    EXPECT_EQ(control.kind, Outcome::Kind::ok) << control.message;
+  }
+  release_gpu();
+}
+
+// A remainder that stops one short passes every size that is a multiple of 16 and fails the odd
+// sizes the default sweep now holds (common/sizes.hpp: kTailSizes).
+TEST(Mutants, ShortRemainderFailsTheDefaultSizes) {
+  RB_REQUIRE_GPU();
+  Options o = rb::test::small_options({});
+  for (const std::int64_t n : rb::default_sizes()) {
+    if (n <= (std::int64_t{1} << 25)) o.sizes.push_back(n);
+  }
+  Session session(o);
+  std::string why_not;
+  const auto entries = bind_backends(session, {gpu_backend<ShortRemainder>("mutant/onepass_short_remainder")}, why_not);
+  ASSERT_TRUE(why_not.empty()) << why_not;
+  ASSERT_EQ(rb::test::run_in_process(session, entries, "/cold"), o.sizes.size());
+  int failed = 0;
+  for (const std::int64_t n : o.sizes) {
+    const auto out = rb::test::outcome_of(session, "mutant/onepass_short_remainder/" + std::to_string(n) + "/cold");
+    EXPECT_EQ(out.kind == Outcome::Kind::verification_failed, n % 16 != 0) << n << ": " << out.message;
+    failed += out.kind == Outcome::Kind::verification_failed;
+  }
+  EXPECT_EQ(failed, 2);  // 1000003 and 2^24 + 3
   release_gpu();
 }
 
