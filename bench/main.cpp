@@ -19,6 +19,7 @@
 #include "bench/measure.hpp"
 #include "bench/launch.hpp"
 #include "bench/options.hpp"
+#include "bench/output_file.hpp"
 #include "bench/progress.hpp"
 #include "bench/registry.hpp"
 #include "bench/run_context.hpp"
@@ -293,6 +294,11 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "reduce_bench: %s (see --help)\n", why.c_str());
     return kExitUsage;
   }
+  OutputFile output;  // rank 0's --benchmark_out goes to a temporary, moved onto the file when whole
+  if (const std::string why = launch().rank == 0 ? output.redirect(args) : ""; !why.empty()) {
+    std::fprintf(stderr, "reduce_bench: %s (see --help)\n", why.c_str());
+    return kExitUsage;
+  }
   std::string min_time = kOneIterationFlag;
   if (!options.user_min_time) args.push_back(min_time.data());
   args.push_back(nullptr);
@@ -333,10 +339,14 @@ int run(int argc, char** argv) {
   const auto console = launch().rank != 0 ? silent_reporter()
                                           : make_console_reporter(options.user_console_flags || options.list_tests);
   install_interrupt_handlers();
+  output.remove_on_second_signal();
   const std::size_t ran =
       console ? benchmark::RunSpecifiedBenchmarks(console.get()) : benchmark::RunSpecifiedBenchmarks();
   Progress::get().finish();
   benchmark::Shutdown();
+  // A listing, or no benchmark, writes no rows: the file stays as it was. Else it must be whole.
+  if (options.list_tests || ran == 0) output.discard();
+  const bool written = options.list_tests || ran == 0 || output.commit();
   release_gpu();
   if (ran == 0) {
     std::fprintf(stderr, "reduce_bench: no benchmark ran for --benchmark_filter='%s'\n", filter.c_str());
@@ -344,7 +354,9 @@ int run(int argc, char** argv) {
   }
   if (options.list_tests) return kExitOk;
   // Interrupted before any benchmark recorded an outcome: no summary, only the closing line.
-  return finish_interrupted(interrupted() && session.outcomes().empty() ? kExitOk : summarize(session));
+  const int status =
+      finish_interrupted(interrupted() && session.outcomes().empty() ? kExitOk : summarize(session));
+  return status == kExitOk && !written ? kExitFailed : status;
 }
 
 }  // namespace

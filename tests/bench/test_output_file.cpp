@@ -1,0 +1,289 @@
+// bench/output_file.hpp: the --benchmark_out temporary checked, renamed or copied, and removed in
+// every case. tests/bench/output_file_run.py runs reduce_bench itself (two writers, two signals).
+#include "bench/output_file.hpp"
+
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/interrupt.hpp"
+
+namespace {
+
+using namespace rb::bench;
+
+const std::string kWhole = "{\n  \"context\": {},\n  \"benchmarks\": [\n    {\"name\": \"a\"}\n  ]\n}\n";
+const std::string kCutOff = "{\n  \"context\": {},\n  \"benchmarks\": [\n    {\"name\": \"a\"}";
+
+// A fresh directory, emptied and removed at the end (POSIX calls only: see tests/bench/CMakeLists.txt).
+struct TempDir {
+  std::string path;
+  TempDir() {
+    std::string tmpl = "/tmp/rb_output_file_XXXXXX";
+    path = ::mkdtemp(tmpl.data()) ? tmpl : "";
+  }
+  ~TempDir() {
+    for (const auto& e : entries()) ::unlink((path + "/" + e).c_str());
+    ::rmdir(path.c_str());
+  }
+  std::set<std::string> entries() const {
+    std::set<std::string> names;
+    if (DIR* d = ::opendir(path.c_str())) {
+      while (const dirent* e = ::readdir(d)) {
+        if (std::string(e->d_name) != "." && std::string(e->d_name) != "..") names.insert(e->d_name);
+      }
+      ::closedir(d);
+    }
+    return names;
+  }
+  std::string operator/(const std::string& name) const { return path + "/" + name; }
+};
+
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+bool exists(const std::string& path) { return ::access(path.c_str(), F_OK) == 0; }
+
+// The arguments as main() hands them over; `ptrs` is what redirect() rewrites.
+struct Args {
+  std::vector<std::string> owned;
+  std::vector<char*> ptrs;
+  explicit Args(std::vector<std::string> a) : owned(std::move(a)) {
+    for (auto& s : owned) ptrs.push_back(s.data());
+  }
+};
+
+// redirect() for `target`, then what Google Benchmark would write into the temporary.
+void run_into(OutputFile& out, const std::string& target, const std::string& text, const char* format = "json") {
+  Args args({"reduce_bench", "--benchmark_out=" + target, std::string("--benchmark_out_format=") + format});
+  ASSERT_EQ(out.redirect(args.ptrs), "");
+  ASSERT_EQ(std::string(args.ptrs[1]), "--benchmark_out=" + out.temporary());
+  ASSERT_TRUE(exists(out.temporary()));
+  write_file(out.temporary(), text);
+}
+
+TEST(OutputFile, WholeJsonIsRenamedIntoPlace) {
+  TempDir dir;
+  OutputFile out;
+  run_into(out, dir / "out.json", kWhole);
+  EXPECT_EQ(out.temporary().rfind(dir / ".out.json.", 0), 0u) << "beside the target: " << out.temporary();
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(out.commit());
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(read_file(dir / "out.json"), kWhole);
+  EXPECT_EQ(dir.entries(), std::set<std::string>{"out.json"});
+}
+
+TEST(OutputFile, AnEarlierFileIsReplacedAndKeepsItsMode) {
+  TempDir dir;
+  write_file(dir / "out.json", "earlier");
+  ::chmod((dir / "out.json").c_str(), 0640);
+  OutputFile out;
+  run_into(out, dir / "out.json", kWhole);
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(out.commit());
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "") << "no other writer: no warning";
+  EXPECT_EQ(read_file(dir / "out.json"), kWhole);
+  struct stat st {};
+  ASSERT_EQ(::stat((dir / "out.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_EQ(dir.entries(), std::set<std::string>{"out.json"});
+}
+
+TEST(OutputFile, CutOffJsonIsRefusedAndTheTargetLeftAsItWas) {
+  for (const bool earlier : {true, false}) {
+    TempDir dir;
+    if (earlier) write_file(dir / "out.json", "earlier");
+    OutputFile out;
+    run_into(out, dir / "out.json", kCutOff);
+    testing::internal::CaptureStderr();
+    EXPECT_FALSE(out.commit());
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(err.rfind("reduce_bench: cannot write " + (dir / "out.json") + ": the JSON is cut off", 0), 0u) << err;
+    EXPECT_EQ(err.find('\n'), err.size() - 1) << "one line: " << err;
+    EXPECT_EQ(dir.entries(), earlier ? std::set<std::string>{"out.json"} : std::set<std::string>{});
+    EXPECT_EQ(earlier ? read_file(dir / "out.json") : "earlier", "earlier");
+  }
+}
+
+TEST(OutputFile, IncompleteByFormat) {
+  TempDir dir;
+  const auto check = [&](const std::string& text, const std::string& format) {
+    write_file(dir / "f", text);
+    const int fd = ::open((dir / "f").c_str(), O_RDONLY);
+    std::string why = incomplete(fd, format);
+    ::close(fd);
+    return why;
+  };
+  EXPECT_EQ(check(kWhole, "json"), "");
+  EXPECT_NE(check(kCutOff, "json"), "");
+  EXPECT_NE(check(kCutOff + "\n  ]\n", "json"), "");
+  EXPECT_NE(check("\n  ]\n}\n", "json"), "") << "closing lines without the opening brace";
+  EXPECT_EQ(check("", "json"), "nothing was written");
+  EXPECT_EQ(check("name,iterations\n\"a\",1\n", "csv"), "");
+  EXPECT_NE(check("name,iterations\n\"a\",1", "csv"), "");
+  EXPECT_NE(check("", "console"), "");
+}
+
+TEST(OutputFile, CutOffCsvIsRefused) {
+  TempDir dir;
+  OutputFile out;
+  run_into(out, dir / "out.csv", "name,iterations\n\"a\",", "csv");
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(out.commit());
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("cannot write " + (dir / "out.csv") + ": the last line"),
+            std::string::npos);
+  EXPECT_EQ(dir.entries(), std::set<std::string>{});
+}
+
+TEST(OutputFile, DevFullIsAWriteError) {
+  if (!exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  TempDir dir;
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old ? old : "";
+  ::setenv("TMPDIR", dir.path.c_str(), 1);  // where the temporary of a device goes
+  OutputFile out;
+  run_into(out, "/dev/full", kWhole);
+  old ? ::setenv("TMPDIR", saved.c_str(), 1) : ::unsetenv("TMPDIR");
+  EXPECT_EQ(out.temporary().rfind(dir / ".full.", 0), 0u) << out.temporary();
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(out.commit());
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "reduce_bench: cannot write /dev/full: write: " +
+                                                        std::string(std::strerror(ENOSPC)) + "\n");
+  EXPECT_EQ(dir.entries(), std::set<std::string>{});
+}
+
+TEST(OutputFile, AnotherWriterIsReportedAndThisRunKept) {
+  for (const bool earlier : {false, true}) {
+    TempDir dir;
+    if (earlier) write_file(dir / "out.json", "earlier");
+    OutputFile out;
+    run_into(out, dir / "out.json", kWhole);
+    // The other process's whole file, renamed into place while this run went on.
+    write_file(dir / "other", "the other run's");
+    ASSERT_EQ(::rename((dir / "other").c_str(), (dir / "out.json").c_str()), 0);
+    testing::internal::CaptureStderr();
+    EXPECT_TRUE(out.commit());
+    EXPECT_EQ(testing::internal::GetCapturedStderr(),
+              "reduce_bench: warning: " + (dir / "out.json") +
+                  " was written by another process during this run; it now holds this run's results\n");
+    EXPECT_EQ(read_file(dir / "out.json"), kWhole);
+    EXPECT_EQ(dir.entries(), std::set<std::string>{"out.json"});
+  }
+}
+
+TEST(OutputFile, IdentityChangesWithEveryWrite) {
+  TempDir dir;
+  EXPECT_FALSE(identify(dir / "x").exists);
+  write_file(dir / "x", "one");
+  const FileIdentity first = identify(dir / "x");
+  EXPECT_TRUE(first.exists);
+  EXPECT_EQ(identify(dir / "x"), first);
+  write_file(dir / "x", "three");  // same inode, another size
+  EXPECT_NE(identify(dir / "x"), first);
+}
+
+TEST(OutputFile, DiscardAndDestructionRemoveTheTemporary) {
+  TempDir dir;
+  write_file(dir / "out.json", "earlier");
+  {
+    OutputFile out;
+    run_into(out, dir / "out.json", kWhole);
+    out.discard();
+    EXPECT_FALSE(exists(out.temporary()));
+    EXPECT_TRUE(out.commit()) << "nothing left to write";
+  }
+  std::string temp;
+  {
+    OutputFile out;
+    run_into(out, dir / "out.json", kWhole);
+    temp = out.temporary();
+  }
+  EXPECT_FALSE(exists(temp));
+  EXPECT_EQ(dir.entries(), std::set<std::string>{"out.json"});
+  EXPECT_EQ(read_file(dir / "out.json"), "earlier");
+}
+
+TEST(OutputFile, WithoutTheFlagNothingIsDone) {
+  ::unsetenv("BENCHMARK_OUT");
+  Args args({"reduce_bench", "--benchmark_out_format=json", "--sizes=1"});
+  const std::vector<char*> before = args.ptrs;
+  OutputFile out;
+  EXPECT_EQ(out.redirect(args.ptrs), "");
+  EXPECT_EQ(args.ptrs, before);
+  EXPECT_EQ(out.temporary(), "");
+  EXPECT_TRUE(out.commit());
+}
+
+TEST(OutputFile, TheLastFlagOrTheEnvironmentNamesTheFile) {
+  TempDir dir;
+  {
+    Args args({"reduce_bench", "--benchmark_out=" + (dir / "first.json"), "--benchmark_out=" + (dir / "last.json")});
+    OutputFile out;
+    ASSERT_EQ(out.redirect(args.ptrs), "");
+    EXPECT_EQ(out.target(), dir / "last.json");
+    EXPECT_EQ(std::string(args.ptrs[2]), "--benchmark_out=" + out.temporary());
+  }
+  ::setenv("BENCHMARK_OUT", (dir / "env.json").c_str(), 1);
+  Args args({"reduce_bench"});
+  OutputFile out;
+  EXPECT_EQ(out.redirect(args.ptrs), "");
+  ::unsetenv("BENCHMARK_OUT");
+  ASSERT_EQ(args.ptrs.size(), 2u) << "a flag added: it overrides the variable";
+  EXPECT_EQ(std::string(args.ptrs[1]), "--benchmark_out=" + out.temporary());
+  EXPECT_EQ(out.temporary().rfind(dir / ".env.json.", 0), 0u);
+}
+
+TEST(OutputFile, NoTemporaryIsAUsageError) {
+  TempDir dir;
+  write_file(dir / "file", "");
+  Args args({"reduce_bench", "--benchmark_out=" + (dir / "file") + "/out.json"});
+  const std::vector<char*> before = args.ptrs;
+  OutputFile out;
+  const std::string why = out.redirect(args.ptrs);
+  const std::string want =
+      "cannot write --benchmark_out file '" + (dir / "file") + "/out.json': cannot create a temporary in ";
+  EXPECT_EQ(why.rfind(want, 0), 0u) << why;
+  EXPECT_EQ(args.ptrs, before);
+  EXPECT_EQ(dir.entries(), std::set<std::string>{"file"});
+}
+
+// In a child process (the handlers are process-wide): the first signal leaves the temporary to
+// the run, the second removes it and kills.
+TEST(OutputFile, SecondSignalRemovesTheTemporary) {
+  TempDir dir;
+  for (const int second : {SIGINT, SIGTERM}) {
+    EXPECT_EXIT(
+        {
+          install_interrupt_handlers();
+          OutputFile out;
+          Args args({"reduce_bench", "--benchmark_out=" + (dir / "out.json")});
+          if (!out.redirect(args.ptrs).empty()) std::_Exit(10);
+          out.remove_on_second_signal();
+          std::raise(SIGINT);
+          if (!interrupted() || !exists(out.temporary())) std::_Exit(11);
+          std::raise(second);
+          std::_Exit(12);
+        },
+        testing::KilledBySignal(second), "SIGINT: ending the current benchmark");
+    EXPECT_EQ(dir.entries(), std::set<std::string>{});
+  }
+}
+
+}  // namespace
