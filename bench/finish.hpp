@@ -17,8 +17,8 @@
 namespace rb::bench {
 
 // Untimed calls on the input per run (the first also loads modules and starts threads): the
-// accuracy and determinism checks (bench/verify.hpp). At least kMinAccuracyCalls, more while they
-// take under kAccuracySeconds together: a CPU call at 2^28 takes up to 0.2 s.
+// accuracy and determinism checks (bench/verify.hpp). At least kMinAccuracyCalls, more while those
+// after the first take under kAccuracySeconds together: a CPU call at 2^28 takes up to 0.2 s.
 inline constexpr int kAccuracyCalls = 8;
 inline constexpr int kMinAccuracyCalls = 2;
 inline constexpr double kAccuracySeconds = 0.05;

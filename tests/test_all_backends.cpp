@@ -62,7 +62,7 @@ std::size_t run_all(Side side, const Options& options, std::vector<std::string>&
 
 // Every (seed, distribution, offset) case in `types`; with `thin`, one case per seed (the three
 // distributions, offsets 1 to 3): 3 of the 36 cases, so that the GPU rows of the four other
-// types take about half the f32 run's time (that run takes 72 s on an H200).
+// types take about half the f32 run's time.
 void randomized(Side side, const std::vector<Dtype>& types, bool thin = false) {
   constexpr std::uint64_t kSeeds[] = {11, 23, 47};
   const auto t0 = std::chrono::steady_clock::now();
@@ -77,6 +77,8 @@ void randomized(Side side, const std::vector<Dtype>& types, bool thin = false) {
       for (int offset = 0; offset <= 3; ++offset) {
         if (thin && (static_cast<int>(dist) != k - 1 || offset != k)) continue;
         Options o = rb::test::small_options({size(rng), size(rng), size(rng) | 1, 1 + size(rng) % 64});
+        // Correctness, not precision: 5 ms of samples a row (the GPU rows took 77 s at 20 ms).
+        o.rule.max_seconds = o.rule.timeout_seconds = 0.005;
         std::sort(o.sizes.begin(), o.sizes.end());
         o.sizes.erase(std::unique(o.sizes.begin(), o.sizes.end()), o.sizes.end());
         o.dist = dist;

@@ -9,10 +9,12 @@
 #include <fstream>
 #include <cstdio>
 #include <stdexcept>
+#include <thread>
 
 #include <unistd.h>
 
 #include "bench/cpu/runner.hpp"
+#include "bench/finish.hpp"
 #include "bench/measure.hpp"
 #include "common/sizes.hpp"
 #include "kernels/cpu/accumulate.hpp"
@@ -146,6 +148,22 @@ TEST(CpuRunner, WarmUpLastsWhileCallsGetFaster) {
   EXPECT_LT(wall, 0.5);
   // One call as long as the cap: nothing more.
   EXPECT_EQ(warm_calls(0.02, [](std::int64_t) { return 0.02; }, 0.02), 1);
+}
+
+// The untimed calls on the input: kAccuracyCalls when they are fast, kMinAccuracyCalls when each
+// takes longer than the budget; the first call (module loads, thread starts) is not counted in it.
+TEST(CpuRunner, AccuracyCallsFitTheirBudget) {
+  int calls = 0;
+  const auto fast = accuracy_calls([&] { return static_cast<double>(++calls); });
+  EXPECT_EQ(static_cast<int>(fast.size()), kAccuracyCalls);
+  EXPECT_EQ(fast.back(), kAccuracyCalls);  // every sum kept, in order
+  const auto sleep_for = [](double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); };
+  int slow_calls = 0;
+  const auto slow = accuracy_calls([&] {
+    sleep_for(slow_calls++ == 0 ? 3 * kAccuracySeconds : kAccuracySeconds);
+    return 1.0;
+  });
+  EXPECT_EQ(static_cast<int>(slow.size()), kMinAccuracyCalls);
 }
 
 // The default sweep gives CPU rows every default size up to 2^22, then 2^24, 2^26 and 2^28;
