@@ -423,9 +423,9 @@ class GoogleCpp(Case):
 
 
 class RealSweep(Case):
-    """The committed H200 sweep (results/h200/checks/every_call/readme.json.gz): 1173 rows, one
-    repetition each, time_unit ns, no error rows; ref/launch (58 rows) has no bytes_per_second;
-    40 rows have no precision (no interval), none a non-finite number."""
+    """The committed H200 sweep (results/h200/checks/every_call/readme.json.gz): 1248 rows, one
+    repetition each, time_unit ns, no error rows; ref/launch (62 rows) has no bytes_per_second;
+    35 rows have no precision (no interval), none a non-finite number."""
 
     def setUp(self):
         super().setUp()
@@ -439,20 +439,20 @@ class RealSweep(Case):
 
     def test_counts_of_the_input(self):
         # What the other tests rely on, read straight from the file.
-        self.assertEqual(len(self.rows), 1173)
+        self.assertEqual(len(self.rows), 1248)
         self.assertEqual({r["time_unit"] for r in self.rows}, {"ns"})
         self.assertEqual({r["run_type"] for r in self.rows}, {"iteration"})
         self.assertFalse([r for r in self.rows if r.get("error_occurred") or r.get("skipped")])
-        self.assertEqual(sum(1 for r in self.rows if "bytes_per_second" in r), 1115)
-        self.assertEqual(sum(1 for r in self.rows if "precision" not in r), 40)
+        self.assertEqual(sum(1 for r in self.rows if "bytes_per_second" in r), 1186)
+        self.assertEqual(sum(1 for r in self.rows if "precision" not in r), 35)
         self.assertFalse([r for r in self.rows if not all(math.isfinite(v) for v in r.values() if isinstance(v, float))])
 
     def test_bmf(self):
         doc, err = self.bmf(self.path)
-        self.assertEqual(len(doc), 1173)
+        self.assertEqual(len(doc), 1248)
         self.assertEqual(set(doc), {r["name"][: -len("/manual_time")] for r in self.rows})
-        self.assertEqual(sum(1 for e in doc.values() if "bandwidth" in e), 1115)
-        self.assertEqual(sum(1 for e in doc.values() if "lower_value" in e["latency"]), 1173)
+        self.assertEqual(sum(1 for e in doc.values() if "bandwidth" in e), 1186)
+        self.assertEqual(sum(1 for e in doc.values() if "lower_value" in e["latency"]), 1248)
         for r in self.rows:
             e = doc[r["name"][: -len("/manual_time")]]
             self.assertClose(e["latency"]["value"], r["real_time"], r["name"])  # already ns
@@ -461,15 +461,15 @@ class RealSweep(Case):
             if "bytes_per_second" in r:
                 self.assertClose(e["bandwidth"]["value"], r["bytes_per_second"] / 1e9, r["name"])
                 self.assertClose(e["bandwidth"]["value"], 4 * r["n"] / (r["real_time"] * 1e-9) / 1e9, r["name"])
-        self.assertClose(doc["cpu/accumulate_f32/1024/hot"]["latency"]["value"], 876.0)
-        self.assertIn("1173 benchmarks (1115 with bandwidth)", err)
+        self.assertClose(doc["cpu/accumulate_f32/1024/hot"]["latency"]["value"], 798.0)
+        self.assertIn("1248 benchmarks (1186 with bandwidth)", err)
         self.assertNotIn("excluded", err)
 
     def test_googlecpp(self):
         # Standard JSON as committed (no Infinity since precision is left out without an interval):
         # the action's JSON.parse reads it, and strict changes nothing.
         series, err = self.googlecpp(self.path)
-        self.assertEqual(len(series), 1173)
+        self.assertEqual(len(series), 1248)
         self.assertEqual([s["name"] for s in series], [r["name"] for r in self.rows])
         self.assertEqual([s["value"] for s in series], [r["real_time"] for r in self.rows])
         self.assertEqual({s["unit"] for s in series}, {"ns/iter"})
@@ -478,7 +478,7 @@ class RealSweep(Case):
         clean = os.path.join(self.dir, "clean.json")
         code, _, err = run("strict", self.path, "--drop-errors", "-o", clean)
         self.assertEqual(code, 0, err)
-        self.assertIn("1173 row(s) kept", err)
+        self.assertIn("1248 row(s) kept", err)
 
 
 if __name__ == "__main__":
