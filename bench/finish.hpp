@@ -38,6 +38,11 @@ struct Measurement {
   std::vector<double> calls;   // every timed call's sum (and the untimed calls beside them on the same data)
   TimedData timed_on = TimedData::input;  // what `calls` summed: the exact data set 0 or the input
   Determinism promised = Determinism::not_guaranteed;
+  // Keeps the calls on the input (accuracy_calls' sums): the first, and the others.
+  void on_input(const std::vector<double>& sums) {
+    first_result = sums.front();
+    input_calls.assign(sums.begin() + 1, sums.end());
+  }
 };
 
 // Sets bytes processed (iterations x the case's bytes), the sample statistics (bench/measure.hpp) and the

@@ -33,9 +33,7 @@ void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     // Untimed calls on the input (the first starts the threads): accuracy, repeatability.
     double last_call = 0;
     Measurement m;
-    m.input_calls = accuracy_calls([&] { return timed_call(last_call); });
-    m.first_result = m.input_calls.front();
-    m.input_calls.erase(m.input_calls.begin());
+    m.on_input(accuracy_calls([&] { return timed_call(last_call); }));
     // The exact check (once per backend and n, bench/verify.hpp) leaves exact data set 0 in place
     // for the timed calls (--time_on=exact), or the input comes back (--time_on=input).
     const ExactData data = exact_data_for(backend->structure());

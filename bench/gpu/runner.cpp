@@ -101,9 +101,7 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     // Untimed calls on the input (the first loads each kernel's module: lazy loading is the default
     // since CUDA 12, and libraries query the device on their first call): accuracy, repeatability.
     Measurement m;
-    m.input_calls = accuracy_calls(one_call);
-    m.first_result = m.input_calls.front();
-    m.input_calls.erase(m.input_calls.begin());
+    m.on_input(accuracy_calls(one_call));
     const Structure structure = backend->structure();
     const ExactData data = exact_data_for(structure);
     const bool blocking = backend->blocking();
