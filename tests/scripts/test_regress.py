@@ -21,6 +21,7 @@ import fixtures as fx  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 REGRESS = os.path.join(ROOT, "scripts", "regress")
+GATE_POWER = os.path.join(ROOT, "scripts", "gate_power.py")
 
 
 def load_regress_module():
@@ -174,16 +175,17 @@ class Noise(Case):
         self.assertIn("| same", out)
 
     def test_big_but_insignificant_change_passes(self):
-        # Median 8% slower but the samples overlap heavily: not significant, not a failure.
+        # Every repetition 8% slower, but they scatter by 50%: the samples overlap heavily, not
+        # significant, not a failure.
         base = [10.0, 14.0, 9.0, 15.0, 10.5, 13.0, 9.5, 10.2, 14.5, 9.8]
-        new = [9.1, 15.5, 10.9, 9.4, 16.0, 10.4, 14.8, 11.0, 9.2, 15.0]
+        new = [1.08 * x for x in base]
         b, n = self.one_bench("cub/4096/hot/manual_time", base, new)
         out = self.assertExit(0, self.regress(b, n, "--noise-factor", "0"))
         self.assertIn("slower (not significant)", out)
 
     def test_scatter_sets_the_change_that_counts(self):
-        # Repetitions that scatter by 9% (relative IQR) cannot resolve a 12% change: listed as noisy,
-        # not failed; without the noise floor the same files fail.
+        # Repetitions that scatter by 9% (relative IQR) around their own median, on both sides, cannot
+        # resolve a 12% shift: listed as noisy, not failed; without the noise floor the same files fail.
         base = [9.0 + 0.2 * i for i in range(10)]  # median 9.9, IQR 0.9: 9.1%
         new = [1.12 * x for x in base]
         b, n = self.one_bench("cub/4096/hot/manual_time", base, new)
@@ -212,21 +214,36 @@ class FewRepetitions(Case):
     def test_single_repetition_uses_threshold(self):
         b, n = self.one_bench("cub/1024/cold/manual_time", [10.0], [11.0])
         out = self.assertExit(1, self.regress(b, n))
-        self.assertIn("threshold only (< 2 repetitions)", out)
+        self.assertIn("threshold only on the medians (< 2 repetitions)", out)
         b, n = self.one_bench("cub/1024/cold/manual_time", [10.0], [10.3])
         self.assertExit(0, self.regress(b, n))
 
     def test_one_side_single(self):
         b, n = self.one_bench("cub/1024/cold/manual_time", [10.0, 10.1, 9.9, 10.0, 10.0], [10.0])
-        # 5 reps vs 1: still threshold only, median 10.0 vs 10.0.
-        out = self.assertExit(0, self.regress(b, n))
+        # 5 reps vs 1: still threshold only, median 10.0 vs 10.0; NEW lacks 4 repetitions: that fails
+        # unless --allow-missing.
+        out = self.assertExit(0, self.regress(b, n, "--allow-missing"))
         self.assertIn("threshold only", out)
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("| MISSING REPETITIONS 1/5", out)
 
     def test_three_reps_cannot_reach_alpha(self):
         # 3 vs 3: the smallest one-sided p is 1/20 = 0.05, not < 0.05: threshold only, and said so.
         b, n = self.one_bench("cub/1024/cold/manual_time", [10.0, 10.1, 9.9], [11.0, 11.1, 10.9])
         out = self.assertExit(1, self.regress(b, n))
-        self.assertIn("threshold only (U test min p 0.05 >= alpha)", out)
+        self.assertIn("threshold only on the medians (U test min p 0.05 >= alpha)", out)
+
+    def test_two_of_five_against_five(self):
+        # 5 vs 2: the smallest one-sided p is 1/21 = 0.048: the test decides at alpha 0.05 (both NEW
+        # values above all of BASE's), not at 0.04, where the threshold on the medians decides alone.
+        # NEW lacks 3 repetitions, so --allow-missing.
+        b, n = self.one_bench("cub/1024/cold/manual_time", [10.0, 10.1, 9.9, 10.05, 9.95], [11.0, 11.1])
+        out = self.assertExit(1, self.regress(b, n, "--allow-missing"))
+        self.assertIn("| 0.0476 |", out)
+        out = self.assertExit(1, self.regress(b, n, "--allow-missing", "--alpha", "0.04"))
+        self.assertIn("threshold only on the medians (U test min p 0.0476 >= alpha)", out)
+        b, n = self.one_bench("cub/1024/cold/manual_time", [10.0, 10.1, 9.9, 10.05, 9.95], [10.3, 10.4])
+        self.assertExit(0, self.regress(b, n, "--allow-missing", "--alpha", "0.04"))
 
     def test_aggregates_only_file(self):
         # --benchmark_report_aggregates_only: no repetition rows, the median aggregate is used.
@@ -235,7 +252,7 @@ class FewRepetitions(Case):
         with open(b) as f:
             self.assertFalse(any(r["run_type"] == "iteration" for r in json.load(f)["benchmarks"]))
         out = self.assertExit(1, self.regress(b, n))
-        self.assertIn("threshold only (aggregates, no repetition rows)", out)
+        self.assertIn("threshold only on the medians (aggregates, no repetition rows)", out)
 
 
 class Malformed(Case):
@@ -533,6 +550,247 @@ class MannWhitney(unittest.TestCase):
         self.assertAlmostEqual(self.r.min_one_sided_p(2, 2), 1 / 6)
         self.assertAlmostEqual(self.r.min_one_sided_p(5, 5), 1 / 252)
 
+
+class Planted(Case):
+    """The changes the gate exists for, planted in NEW: each fails, whatever NEW's own scatter."""
+    NAME = "cub/4096/hot/manual_time"
+    BASE = [10.0, 10.1, 9.9, 10.05, 9.95]
+
+    def test_three_of_five_repetitions_twice_as_slow(self):
+        # NEW's other two repetitions are where BASE's are: U = 15 + 4 + 3 = 22 of 25, exact p = P(U <= 3)
+        # = 7/252 (the partitions of 0..3 into at most 5 parts of at most 5: 1 + 1 + 2 + 3).
+        # NEW's relative IQR is ~100%: a floor from the larger of the two sides' scatter vetoed this.
+        new = [20.1, 19.9, 20.2, 10.08, 10.02]
+        b, n = self.one_bench(self.NAME, self.BASE, new)
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("| SLOWER", out)
+        self.assertIn("| 0.0278 |", out)
+        self.assertIn("regress: FAIL: 1 benchmark(s): " + self.NAME + " (+", out)
+
+    def test_every_repetition_ten_percent_slower(self):
+        b, n = self.one_bench(self.NAME, self.BASE, [1.10 * x for x in self.BASE])
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("| +10.0% [", out)
+        self.assertIn("| SLOWER", out)
+
+    def test_consistent_shift_with_wider_scatter_in_new(self):
+        # +10% on every repetition, NEW's repetitions spread over -7%..+12% around their median (BASE:
+        # +-1%): NEW's relative IQR is 9%, so twice the larger side's scatter (18%) vetoed it. The pooled
+        # residuals' IQR stays at BASE's size.
+        new = [11.0 * (1 + w) for w in (-0.07, -0.04, 0.0, 0.05, 0.12)]
+        b, n = self.one_bench(self.NAME, self.BASE, new)
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("| SLOWER", out)
+        self.assertNotIn("noisy", out)
+        r = load_regress_module()
+        self.assertLess(r.within_scatter(self.BASE, new), 2.0)
+
+    def test_identical_copy_passes(self):
+        rng = random.Random(4)
+        rows = []
+        for n in fx.SIZES:
+            rows += fx.rows_for(fx.bench_name("cub", n, "cold"), n, fx.noisy(fx.model_time("cub", n, "cold"), 5,
+                                                                                0.05, rng))
+        f = self.file("a.json", fx.sweep(rows))
+        g = self.file("b.json", fx.sweep(rows))
+        out = self.assertExit(0, self.regress(f, g))
+        self.assertIn("{} compared: {} same".format(len(fx.SIZES), len(fx.SIZES)), out)
+        self.assertIn("| +0.0% [", out)
+
+
+class MissingRepetitions(Case):
+    """NEW with fewer repetition rows than BASE: an interrupted or cut sweep."""
+    NAME = "cub/4096/hot/manual_time"
+
+    def pair(self):
+        base = [10.0, 10.1, 9.9, 10.05, 9.95]
+        return self.one_bench(self.NAME, base, base[:3])
+
+    def test_two_of_five_missing_fails(self):
+        b, n = self.pair()
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("| MISSING REPETITIONS 3/5", out)
+        self.assertIn("regress: FAIL: 1 benchmark(s): " + self.NAME + " (MISSING REPETITIONS 3/5)", out)
+
+    def test_allow_missing_warns(self):
+        b, n = self.pair()
+        out = self.assertExit(0, self.regress(b, n, "--allow-missing"))
+        self.assertIn("missing repetitions 3/5 (allowed by --allow-missing)", out)
+        self.assertIn("warning: 1 benchmark(s) with fewer repetitions in NEW than in BASE (allowed by "
+                      "--allow-missing): " + self.NAME + " (3/5)", out)
+        self.assertIn("regress: OK", out)
+
+    def test_missing_and_slower_says_both(self):
+        base = [10.0, 10.1, 9.9, 10.05, 9.95]
+        b, n = self.one_bench(self.NAME, base, [1.2 * x for x in base[:4]])
+        out = self.assertExit(1, self.regress(b, n))
+        self.assertIn("| MISSING REPETITIONS 4/5 + SLOWER", out)
+        out = self.assertExit(1, self.regress(b, n, "--allow-missing"))
+        self.assertIn("| SLOWER", out)
+
+    def test_more_repetitions_in_new_is_fine(self):
+        base = [10.0, 10.1, 9.9, 10.05, 9.95]
+        b, n = self.one_bench(self.NAME, base, base + [10.02, 9.98])
+        self.assertExit(0, self.regress(b, n))
+
+    def test_help_says_missing_repetitions_fail(self):
+        out = self.assertExit(0, self.regress("--help"))
+        self.assertIn("fewer repetition rows in NEW than in BASE", " ".join(out.split()))
+
+
+class ShiftEstimate(unittest.TestCase):
+    """The Hodges-Lehmann shift and Moses' interval, against values worked out by hand."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.r = load_regress_module()
+
+    def test_hand_checked_example(self):
+        # new = 1.1 x base: every log(new_j / base_i) is log 1.1 + log(base_j / base_i), whose median is
+        # log 1.1: the shift is +10% exactly. The 25 ratios base_j / base_i sorted: 1/5, 1/4, 1/3, 2/5,
+        # 1/2, 1/2, 3/5, 2/3, 3/4, 4/5, 1 (x5), 5/4, 4/3, 3/2, 5/3, 2, 2, 5/2, 3, 4, 5. U of 5 + 5 has
+        # P(U <= k) = 1, 2, 4, 7, 12, 19 / 252 for k = 0..5, so c = 21 (P(U >= 21) = 12/252 < 0.05 <=
+        # P(U >= 20) = 19/252), and Moses' interval is the 25 - 21 + 1 = 5th and the 21st: 1.1 x 1/2
+        # and 1.1 x 2, i.e. -45% and +120%.
+        base = [1.0, 2.0, 3.0, 4.0, 5.0]
+        hl = self.r.hodges_lehmann(base, [1.1 * x for x in base], 0.05)
+        self.assertEqual(hl["method"], "exact")
+        self.assertAlmostEqual(self.r.to_percent(hl["shift"]), 10.0, places=9)
+        self.assertAlmostEqual(self.r.to_percent(hl["lo"]), -45.0, places=9)
+        self.assertAlmostEqual(self.r.to_percent(hl["hi"]), 120.0, places=9)
+        self.assertEqual(self.r.upper_critical_u(5, 5, 0.05), 21)
+        self.assertEqual(sum(self.r._u_counts(5, 5)[21:]), 12)
+        self.assertEqual(sum(self.r._u_counts(5, 5)[20:]), 19)
+
+    def test_no_interval_when_no_data_can_reject(self):
+        hl = self.r.hodges_lehmann([1.0, 2.0, 3.0], [4.0, 5.0, 6.0], 0.05)  # min p = 1/20, not < 0.05
+        self.assertIsNone(hl["lo"])
+        self.assertIsNone(hl["hi"])
+        self.assertIsNone(self.r.hodges_lehmann([0.0, 1.0], [1.0, 2.0]))
+
+    def test_lower_end_above_zero_exactly_when_significant(self):
+        rng = random.Random(8)
+        for _ in range(300):
+            m, n = rng.randint(4, 12), rng.randint(4, 12)
+            x = [math.exp(rng.gauss(0, 0.1)) for _ in range(m)]
+            y = [math.exp(rng.gauss(rng.choice([0.0, 0.05, 0.1]), 0.1)) for _ in range(n)]
+            hl = self.r.hodges_lehmann(x, y, 0.05)
+            t = self.r.mann_whitney(x, y)
+            self.assertEqual(hl["lo"] > 0, t["p_greater"] < 0.05, (x, y))
+            self.assertEqual(hl["hi"] < 0, t["p_less"] < 0.05, (x, y))
+
+    def test_normal_approximation_matches_the_test(self):
+        # Ties: the critical U comes from the same tie-corrected normal approximation as the p-value.
+        rng = random.Random(9)
+        for _ in range(100):
+            m, n = rng.randint(5, 30), rng.randint(5, 30)
+            x = [round(rng.gauss(10, 1), 0) + 10 for _ in range(m)]
+            y = [round(rng.gauss(10.7, 1), 0) + 10 for _ in range(n)]
+            c = self.r.upper_critical_u(m, n, 0.05, self.r._tie_term(x + y))
+            t = self.r.mann_whitney(x, y)
+            if c is not None:
+                self.assertEqual(t["u"] >= c, t["p_greater"] < 0.05, (x, y))
+
+    def test_coverage_is_nominal(self):
+        # 2000 pairs of log-normal samples with a known shift: the 95% interval (each end a one-sided
+        # 97.5% bound) holds the true shift in about 95% of them (more for small m, n: U is discrete).
+        rng = random.Random(10)
+        covered = 0
+        for _ in range(2000):
+            m, n = rng.randint(5, 12), rng.randint(5, 12)
+            delta = rng.uniform(-0.2, 0.2)
+            x = [math.exp(rng.gauss(0, 0.1)) for _ in range(m)]
+            y = [math.exp(rng.gauss(delta, 0.1)) for _ in range(n)]
+            hl = self.r.hodges_lehmann(x, y, 0.025)
+            covered += hl["lo"] <= delta <= hl["hi"]
+        self.assertGreaterEqual(covered / 2000, 0.93)
+        self.assertLessEqual(covered / 2000, 0.99)
+
+    def test_coverage_normal_approximation(self):
+        rng = random.Random(11)
+        covered = 0
+        for _ in range(300):
+            x = [math.exp(rng.gauss(0, 0.1)) for _ in range(55)]
+            y = [math.exp(rng.gauss(0.05, 0.1)) for _ in range(55)]
+            hl = self.r.hodges_lehmann(x, y, 0.025)
+            self.assertEqual(hl["method"], "normal")
+            covered += hl["lo"] <= 0.05 <= hl["hi"]
+        self.assertGreaterEqual(covered / 300, 0.91)
+        self.assertLessEqual(covered / 300, 0.99)
+
+    def test_within_scatter_is_bounded_by_base(self):
+        # 5 + 5: at most 2 of NEW's residuals lie below (above) its median, so the pooled quartiles
+        # lie within BASE's largest residual s: NEW's scatter alone cannot raise the floor above 2 s.
+        rng = random.Random(13)
+        for _ in range(500):
+            base = [math.exp(rng.gauss(0, 0.02)) for _ in range(5)]
+            new = [math.exp(rng.gauss(0.1, rng.choice([0.01, 0.1, 0.5]))) for _ in range(5)]
+            med = sorted(base)[2]
+            s = max(abs(v / med - 1) for v in base) * 100
+            self.assertLessEqual(self.r.within_scatter(base, new), 2 * s + 1e-9)
+
+    def test_within_scatter_ignores_a_consistent_shift(self):
+        base = [9.0 + 0.2 * i for i in range(10)]
+        self.assertAlmostEqual(self.r.within_scatter(base, [1.5 * x for x in base]),
+                               self.r.within_scatter(base, base))
+        # Two of five NEW repetitions doubled: the pooled quartiles stay among the unmoved residuals.
+        quiet = [10.0, 10.1, 9.9, 10.05, 9.95]
+        self.assertLess(self.r.within_scatter(quiet, [10.0, 10.1, 9.9, 20.1, 19.9]), 2.0)
+
+
+class GatePower(Case):
+    """scripts/gate_power.py on two small synthetic identical runs, with the standard library only."""
+
+    def test_table(self):
+        rng = random.Random(12)
+
+        def run():
+            rows = []
+            for n in fx.SIZES:
+                rows += fx.rows_for(fx.bench_name("cub", n, "cold"), n,
+                                    fx.noisy(fx.model_time("cub", n, "cold"), 5, 0.005, rng))
+            return fx.sweep(rows)
+        a, b = self.file("a.json", run()), self.file("b.json", run())
+        p = subprocess.run([sys.executable, "-S", "-I", GATE_POWER, a, b], capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        total = len(fx.SIZES)
+        first_table = p.stdout.split("did not fail")[0]
+        lines = {l.split(" | ")[0].lstrip("| "): l for l in first_table.splitlines() if l.startswith("| ")}
+        zero, every = "0.0% (0/{})".format(total), "100.0% ({0}/{0})".format(total)
+        self.assertEqual(lines["none: BASE against a copy of itself"].count(zero), 2, p.stdout)
+        self.assertEqual(lines["none: the other identical run (false failures)"].count(zero), 2, p.stdout)
+        self.assertEqual(lines["every repetition +3%"].count(zero), 2, p.stdout)
+        self.assertEqual(lines["every repetition +10%"].count(every), 2, p.stdout)
+        self.assertEqual(lines["2 of 5 repetitions dropped (the last two)"].count(every), 2, p.stdout)
+        self.assertIn("Generated by `scripts/gate_power.py ", p.stdout)
+        # Options after -- go to the gate.
+        p = subprocess.run([sys.executable, GATE_POWER, a, b, "--", "--allow-missing", "--threshold", "20"],
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertIn("(--allow-missing --threshold 20)", p.stdout)
+        first_table = p.stdout.split("did not fail")[0]
+        lines = {l.split(" | ")[0].lstrip("| "): l for l in first_table.splitlines() if l.startswith("| ")}
+        self.assertEqual(lines["every repetition +10%"].count(zero), 2, p.stdout)
+        self.assertEqual(lines["2 of 5 repetitions dropped (the last two)"].count(zero), 2, p.stdout)
+
+
+    def test_committed_page(self):
+        # results/ci-2core/regress_identical/power.md is what its `Generated by` command makes of the
+        # committed pair with this gate: change the gate, regenerate the page.
+        page = os.path.join(ROOT, "results", "ci-2core", "regress_identical", "power.md")
+        with open(page, encoding="utf-8") as f:
+            committed = f.read()
+        self.assertIn("Generated by `scripts/gate_power.py --out results/ci-2core/regress_identical/power.md`.",
+                      committed)
+        out = os.path.join(self.dir, "power.md")
+        p = subprocess.run([sys.executable, GATE_POWER, "--out", out], cwd=ROOT, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(out, encoding="utf-8") as f:
+            again = f.read()
+
+        def body(text):
+            return [l for l in text.splitlines() if not l.startswith("Generated by `")]
+        self.assertEqual(body(again), body(committed))
 
 class StdlibOnly(Case):
     def test_runs_without_site_packages(self):
