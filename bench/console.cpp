@@ -45,6 +45,18 @@ std::string input_changes(const benchmark::BenchmarkReporter::Run& r) {
   return input + (input.empty() ? ", stored" : "; stored") + stored;
 }
 
+// A contended row's note (bench/contention.hpp): the other processes' load, and their number on
+// the GPU where NVML counted any; "" for a row measured alone.
+std::string contention(const benchmark::BenchmarkReporter::Run& r) {
+  if (counter(r, "contended") != 1) return "";
+  std::string why;
+  if (const double load = counter(r, "load_other"); !std::isnan(load))
+    why = printf_string("other load %.1f cores", load);
+  if (const double gpu = counter(r, "gpu_others", 0); gpu > 0)
+    why += printf_string("%s%.0f other GPU processes", why.empty() ? "" : ", ", gpu);
+  return ", CONTENDED (" + why + ")";
+}
+
 // What was verified, as far as the counters say: the exact check, the error against its bound
 // (or that none was stated), the calls whose sums were checked.
 std::string verified(const benchmark::BenchmarkReporter::Run& r) {
@@ -55,9 +67,10 @@ std::string verified(const benchmark::BenchmarkReporter::Run& r) {
     out += std::isnan(tol) ? printf_string("err %.1e (no bound)", err) : printf_string("err %.1e <= %.1e", err, tol);
   const double calls = counter(r, "checked_calls");
   if (!std::isnan(calls)) out += printf_string(", %.0f calls", calls);
-  if (out.empty()) return "timing only";
+  if (out.empty()) return "timing only" + contention(r);
   out += input_changes(r);
   if (counter(r, "throttled") == 1) out += ", THROTTLED";
+  out += contention(r);
   if (const double host = counter(r, "host_us"); !std::isnan(host))
     out += printf_string(", host %s", format_time(host * 1e-6).c_str());
   if (const double combine = counter(r, "combine_us"); !std::isnan(combine)) {
@@ -93,8 +106,9 @@ class Table final : public benchmark::BenchmarkReporter {
     for (const auto& note : console_notes()) out << fit(note) << '\n';
     // Within the width: the longest name of the default sweep, not a user's longer one.
     name_width_ = std::clamp<int>(static_cast<int>(c.name_field_width) - static_cast<int>(kSuffix.size()), 24, 44);
-    const std::string head = printf_string("%-*s %10s %10s %7s %8s %8s  %s", name_width_, "benchmark", "median", "GB/s",
-                                           "%peak", "+-95%", "samples", "verified (* short of the precision target)");
+    const std::string head =
+        printf_string("%-*s %10s %10s %7s %8s %8s  %s", name_width_, "benchmark", "median", "GB/s", "%peak", "+-95%",
+                      "samples", "verified (* short of the precision target or contended)");
     out << head << '\n' << std::string(std::min(head.size(), kConsoleWidth), '-') << '\n';
     return true;
   }
@@ -120,7 +134,7 @@ class Table final : public benchmark::BenchmarkReporter {
     line += std::isnan(peak) ? std::string(8, ' ') : printf_string(" %6.1f%%", peak);
     if (r.run_type == Run::RT_Aggregate) return line;
     const double precision = counter(r, "precision");
-    const bool short_of = counter(r, "target_met", 1) == 0;
+    const bool short_of = counter(r, "target_met", 1) == 0 || counter(r, "contended") == 1;
     line += std::isnan(precision) ? std::string(9, ' ')
             : std::isinf(precision) || precision >= 10
                 ? printf_string(" %7s%c", std::isinf(precision) ? "-" : ">999%", short_of ? '*' : ' ')

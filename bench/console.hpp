@@ -3,8 +3,10 @@
 // The preamble names the build, the host, the GPU, the input and the rule, and counts the
 // unavailable backends (--list_backends and the JSON give the reasons). A row shows the median,
 // GB/s, % of the DRAM peak (GPU rows), the median's 95% interval, the sample count and what was
-// verified; skip and error messages are cut to the width (the closing summary and the JSON keep
-// them whole). The JSON file reporter is untouched and keeps every counter.
+// verified, and CONTENDED where other processes' load reached the row (bench/contention.hpp);
+// the interval of a row short of its target or contended is marked *. Skip and error messages are
+// cut to the width (the closing summary and the JSON keep them whole). The JSON file reporter is
+// untouched and keeps every counter.
 #include <benchmark/benchmark.h>
 
 #include <cstddef>

@@ -1,12 +1,29 @@
 #include "bench/finish.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include "bench/measure.hpp"
 #include "bench/verify.hpp"
 
 namespace rb::bench {
+namespace {
+
+// The contention counters, each only where measured; returns whether the row was contended.
+bool report_contention(benchmark::State& state, const Contention& load, int gpu_others) {
+  const auto cents = [](double x) { return std::round(100 * x) / 100; };  // the jiffies allow no more
+  if (load.measured()) {
+    state.counters["load_other"] = cents(load.load_other);
+    state.counters["load_steal"] = cents(load.steal);
+  }
+  if (gpu_others >= 0) state.counters["gpu_others"] = gpu_others;
+  const bool contended = load.contended || gpu_others > 0;
+  if (load.measured() || gpu_others >= 0) state.counters["contended"] = contended ? 1.0 : 0.0;
+  return contended;
+}
+
+}  // namespace
 
 void finish_case(benchmark::State& state, Session& session, const Case& c, const Reference& ref,
                  const Structure& structure, const Measurement& m,
@@ -19,6 +36,7 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
   o.precision = m.stats.precision;
   o.target_met = m.stats.target_met;
   o.throttled = m.throttled;
+  o.contended = report_contention(state, m.contention, m.gpu_others);
   o.median = m.stats.median;
   if (structure.acc == Accumulator::none) {  // a timing floor that reads nothing and sums nothing
     o.message = "timing only: computes no sum";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/ceiling.hpp"
+#include "bench/contention.hpp"
 #include "bench/determinism.hpp"
 #include "bench/sampling.hpp"
 #include "bench/session.hpp"
@@ -33,6 +34,8 @@ struct Measurement {
   Ceiling ceiling;             // the row's regime's ceiling (bench/ceiling.hpp); 0 = none
   SampleStats stats;           // every sample of this run
   bool throttled = false;      // the SM clock fell during the samples (GPU only)
+  Contention contention;       // other processes' CPU load during the samples (bench/contention.hpp)
+  int gpu_others = -1;         // other processes on the GPU during them (GPU rows, NVML); -1: unknown
   double first_result = 0;     // the first call on the input: what later calls on it are compared with
   std::vector<double> input_calls;  // the other untimed calls on the input
   std::vector<double> calls;   // every timed call's sum (and the untimed calls beside them on the same data)
@@ -49,7 +52,8 @@ struct Measurement {
 // counters n, rel_err (the worst call's on the input), rel_tol (absent when no bound exists), exact
 // (1: both exact data sets and, timed on the exact data, every timed call passed), checked_calls
 // (every call whose sum was checked), wrong_calls, repeatable (1: every call on the input gave the
-// first one's bits), timed_exact (1: the timed calls summed the exact data) and pct_peak; holds
+// first one's bits), timed_exact (1: the timed calls summed the exact data), pct_peak, and
+// load_other, load_steal, gpu_others and contended where measured (bench/contention.hpp); holds
 // the median's bandwidth to m.ceiling; runs the exact check through `sum_exact(set)` (once per
 // backend and n, bench/session.hpp). A failed check becomes SkipWithError with expected and got
 // values.

@@ -22,6 +22,7 @@
 #include "bench/output_file.hpp"
 #include "bench/progress.hpp"
 #include "bench/registry.hpp"
+#include "bench/repetitions.hpp"
 #include "bench/run_context.hpp"
 #include "bench/session.hpp"
 #include "bench/summation.hpp"
@@ -212,6 +213,7 @@ void summarize_sampling(const Session& session, const std::vector<Outcome>& all)
   }
   if (sampled > 0) print_short_of(session, sampled, short_of);
   print_disagreeing(all);
+  if (const auto s = contention_summary(all); !s.empty()) std::fprintf(stderr, "%s\n", s.c_str());
   if (throttled.empty()) return;
   std::fprintf(stderr,
                "reduce_bench: %zu benchmarks ran with the SM clock below %.0f%% of its maximum (sm_mhz in the JSON):",
@@ -340,8 +342,16 @@ int run(int argc, char** argv) {
                                           : make_console_reporter(options.user_console_flags || options.list_tests);
   install_interrupt_handlers();
   output.remove_on_second_signal();
-  const std::size_t ran =
-      console ? benchmark::RunSpecifiedBenchmarks(console.get()) : benchmark::RunSpecifiedBenchmarks();
+  // Repetition rows widened by their benchmark's scatter between repetitions (bench/repetitions.hpp),
+  // on the console table and in a JSON --benchmark_out; Google Benchmark's own reporters otherwise.
+  const double target = options.rule.target;
+  const OnWiden widen = [&](const std::string& name, double between) { session.widen(name, between); };
+  const auto display = console ? widening_reporter(console.get(), target, widen) : nullptr;
+  benchmark::JSONReporter json;
+  const auto file = !output.target().empty() && output.format() == "json"
+                        ? widening_reporter(&json, target, display ? OnWiden{} : widen)
+                        : nullptr;
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(display.get(), file.get());
   Progress::get().finish();
   benchmark::Shutdown();
   // A listing, or no benchmark, writes no rows: the file stays as it was. Else it must be whole.

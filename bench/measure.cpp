@@ -43,8 +43,10 @@ class SampleLog {
 
 }  // namespace
 
-Sampling sampling_for(const Options& options, const Case& c) {
-  return {options.rule, options.user_min_time || c.min_time > 0, c.name(), options.samples_csv};
+Sampling sampling_for(const Options& options, const Case& c, double tick_seconds) {
+  StopRule rule = options.rule;
+  rule.tick_seconds = tick_seconds;
+  return {rule, options.user_min_time || c.min_time > 0, c.name(), options.samples_csv};
 }
 
 Timing measure(benchmark::State& state, const Sampling& how, const std::function<double()>& sample,
@@ -127,6 +129,7 @@ void report_stats(benchmark::State& state, const SampleStats& s) {
   state.counters["target_met"] = s.target_met ? 1.0 : 0.0;
   state.counters["lag1"] = s.lag1;
   state.counters["correlated"] = s.correlated ? 1.0 : 0.0;
+  state.counters["drift"] = s.drift ? 1.0 : 0.0;
 }
 
 }  // namespace rb::bench

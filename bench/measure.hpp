@@ -35,7 +35,8 @@ struct Sampling {
   std::string name;      // the case's, for --samples_csv
   std::string samples_csv;  // --samples_csv: empty, none recorded
 };
-Sampling sampling_for(const Options& options, const Case& c);
+// `tick_seconds`: the resolution of the clock that times the samples (StopRule::tick_seconds).
+Sampling sampling_for(const Options& options, const Case& c, double tick_seconds);
 
 // `sample()` runs one timed call and returns its seconds. Without gb_rule the samples follow the
 // rule and each Google Benchmark iteration's time is their median, so real_time is the median the
@@ -62,7 +63,7 @@ std::int64_t warm_up(const std::function<double()>& call, double max_seconds);
 
 // The per-benchmark statistics as counters: samples, mean_us, median_us, p10_us, p90_us, min_us,
 // precision (relative half-width of the median's 95% CI), target_met (1 or 0), lag1 (the samples'
-// lag-1 rank autocorrelation) and correlated (1 or 0); bench/sampling.hpp: SampleStats.
+// lag-1 rank autocorrelation), correlated and drift (1 or 0); bench/sampling.hpp: SampleStats.
 void report_stats(benchmark::State& state, const SampleStats& stats);
 
 }  // namespace rb::bench

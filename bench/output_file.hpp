@@ -46,6 +46,7 @@ class OutputFile {
   void discard();
 
   const std::string& target() const { return target_; }
+  const std::string& format() const { return format_; }  // --benchmark_out_format's value
   const std::string& temporary() const { return temp_; }
 
  private:

@@ -91,6 +91,12 @@ double least_count(double r1, double k, double target_eff) {
   return hi;
 }
 
+// The 0.99 quantile of chi-square over its degrees of freedom, df = B - 1 for 4..kMaxBlocks blocks.
+double chi2_99_per_df(std::int64_t df) {
+  static constexpr double table[] = {11.345 / 3, 13.277 / 4, 15.086 / 5, 16.812 / 6, 18.475 / 7};
+  return table[std::clamp<std::int64_t>(df, 3, 7) - 3];
+}
+
 }  // namespace
 
 double student_t975(std::int64_t df) {
@@ -159,7 +165,7 @@ Sampler::Interval Sampler::interval() const {
   const auto k = count();
   const double kd = static_cast<double>(k);
   const auto& v = sorted();
-  Interval out{kInf, kInf, rank_lag1(samples_, v), kd, true};
+  Interval out{kInf, kInf, rank_lag1(samples_, v), kd, true, false};
   out.k_eff = kd * effective_share(out.lag1, kd);
   // The ranks over k_eff independent samples, as quantile levels j'/k_eff, taken at the same
   // levels of the k samples (the count below the median has k/k_eff times the binomial variance).
@@ -188,6 +194,25 @@ Sampler::Interval Sampler::interval() const {
   out.spread = 1.959964 * (at(0.75) - at(0.25)) / std::sqrt(out.k_eff) / m;
   out.precision = std::max(narrow, out.spread);
   out.unstable = false;
+  // The batch interval from the blocks' medians, part of precision. Drift: their variance over
+  // what the interval above implies for a block of k / B samples (B se^2, se = precision / 1.96)
+  // beyond the 99% point of chi-square(B - 1) / (B - 1), their law for a level that holds still.
+  const std::int64_t blocks = std::min(kMaxBlocks, k / kBlockSamples);
+  if (blocks >= 4) {
+    std::vector<double> medians(static_cast<std::size_t>(blocks)), block;
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      block.assign(samples_.begin() + b * k / blocks, samples_.begin() + (b + 1) * k / blocks);
+      medians[static_cast<std::size_t>(b)] = quantile(block, 0.5);
+    }
+    double mean = 0, var = 0;
+    for (const double x : medians) mean += x / static_cast<double>(blocks);
+    for (const double x : medians) var += (x - mean) * (x - mean) / static_cast<double>(blocks - 1);
+    const double se = out.precision / 1.959964 * m;
+    out.drift = var > chi2_99_per_df(blocks - 1) * static_cast<double>(blocks) * se * se;
+    const double batch = student_t975(blocks - 1) * std::sqrt(var / static_cast<double>(blocks)) / m;
+    out.precision = std::max(out.precision, batch);
+  }
+  if (rule_.tick_seconds > 0) out.precision = std::max(out.precision, rule_.tick_seconds / m);
   const std::int64_t j999 = scaled(median_ci_rank_999(ke), median_ci_rank_999(k));
   if (j999 > 0) {
     const double wide = half(j999);
@@ -209,6 +234,8 @@ double Sampler::projected_samples() const {
   const Interval iv = interval();
   const double kd = static_cast<double>(k);
   double need = kInf;
+  // A drifting level or a tick over the target: no count reaches it.
+  if (iv.drift || rule_.tick_seconds > rule_.target * median()) return kInf;
   if (iv.unstable && std::isfinite(iv.precision)) {
     need = std::ceil(kd * std::pow(iv.precision / rule_.target, 2));  // across a gap: the 99.9% interval's
   } else if (std::isfinite(iv.precision)) {
@@ -238,13 +265,15 @@ bool Sampler::done(double wall_seconds) {
   if (k < next_check_ || (k < rule_.min_samples && !past_max_time)) return false;
   next_check_ = k < 64 ? k + 1 : k + k / 16;
   const bool at_doubling = k >= 2 * pinned_at_;
+  const bool pin_due = k >= pinned_at_ && (at_doubling || pinned_precision_ < 0);
   // Before max_seconds the interval is not worth computing while even the independent one misses,
-  // except at a doubling, where a pinned interval may end the sampling (5).
-  if (!past_max_time && !at_doubling && independent_precision() > rule_.target) return false;
+  // except where a pinned interval is recorded or may end the sampling (5).
+  if (!past_max_time && !pin_due && independent_precision() > rule_.target) return false;
   const Interval iv = interval();
-  if (k >= rule_.min_samples && iv.precision <= rule_.target && !iv.unstable) return true;
-  if (k >= pinned_at_ && (at_doubling || pinned_precision_ == 0)) {
-    const bool pinned = at_doubling && iv.precision > 2 * iv.spread && iv.precision > 0.95 * pinned_precision_;
+  if (k >= rule_.min_samples && iv.precision <= rule_.target && !iv.unstable && !iv.drift) return true;
+  if (pin_due) {
+    const bool pinned = at_doubling && pinned_precision_ >= 0 && iv.precision > 2 * iv.spread &&
+                        iv.precision > 0.95 * pinned_precision_;
     if (at_doubling) pinned_at_ *= 2;
     pinned_precision_ = iv.precision;
     if (pinned) return true;
@@ -281,7 +310,9 @@ SampleStats Sampler::stats() const {
   st.lag1 = iv.lag1;
   st.correlated = st.count >= 3 && iv.lag1 > 2 / std::sqrt(static_cast<double>(st.count));
   st.unstable = iv.unstable;
-  st.target_met = st.precision <= rule_.target && st.count >= rule_.min_samples && !st.unstable;
+  st.drift = iv.drift;
+  st.target_met =
+      st.precision <= rule_.target && st.count >= rule_.min_samples && !st.unstable && !st.drift && !st.correlated;
   return st;
 }
 

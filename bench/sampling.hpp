@@ -19,6 +19,13 @@
 //          is 1.68 times as wide as the 95% one; when it is kGapRatio times as wide and outside
 //          the target, the 95% interval sits inside one mode, where a chance imbalance between the
 //          modes put it: the run is unstable and precision becomes the 99.9% half-width.
+//        drift: the samples in kMaxBlocks consecutive blocks (from kBlockSamples each); the
+//          blocks' medians give a batch interval, t(B-1) sd / sqrt(B) / median, that holds when the
+//          level moves slower than lag-1 shows (a slow drift under white noise, phi near 1). It
+//          is part of precision; when it is over kDriftRatio times the order-statistics interval
+//          the row is flagged `drift`.
+//      and never below one tick of the timer over the median (tick_seconds): a row whose every
+//      sample is one value is known to a tick, not to 0.
 //      The mean's interval is not used: one 10x outlier in 100 samples moves the mean by 9%, and
 //      a mean's interval closed on samples taken before the first outlier misses it;
 //   2. max_samples samples;
@@ -30,6 +37,9 @@
 //      interval over twice its IQR floor that has not narrowed by 5% since the last doubling is
 //      held open by the timer's ticks or by ties (GPU events count 32 ns, a few µs call spans a
 //      handful of them), and more samples will not close it.
+//      Pinned means: precision at the doubling over 0.95 times the precision at the last one, which
+//      is recorded at the first evaluation from 64 samples on (never skipped); with no earlier
+//      value there is no stop.
 // A benchmark stopped by 2, 3, 4 or 5 reports the precision it reached and target_met = 0. The rule
 // is evaluated after every sample up to 64 and then whenever the count has grown by 1/16.
 // tests/bench/test_sampling.cpp measures the coverage of the reported interval on simulated
@@ -45,6 +55,11 @@ inline constexpr std::int64_t kFirstInterval = 6;
 // The 99.9% median interval over the 95% one, beyond which the samples near the median are taken
 // to straddle a gap: for a density smooth at the median the ratio tends to 3.29 / 1.96 = 1.68.
 inline constexpr double kGapRatio = 3.0;
+// The batch interval: at most kMaxBlocks blocks of at least kBlockSamples samples each (none below
+// 4 blocks), and the ratio to the order-statistics interval beyond which the row is flagged drift.
+inline constexpr std::int64_t kMaxBlocks = 8;
+inline constexpr std::int64_t kBlockSamples = 5;
+inline constexpr double kDriftRatio = 2.0;
 
 struct StopRule {
   double target = 0.005;           // relative half-width of the median's 95% CI
@@ -60,6 +75,8 @@ struct StopRule {
   // a larger --timeout lets a row whose target is in reach go on.
   double timeout_seconds = 0.2;
   double warmup_seconds = 0.1;     // CPU rows: the warm-up's cap (bench/measure.hpp: warm_up)
+  // The timer's resolution: precision is at least tick_seconds / median (GPU events: 32 ns).
+  double tick_seconds = 0;
 };
 
 // What the JSON reports per benchmark (times in seconds).
@@ -80,7 +97,10 @@ struct SampleStats {
   // No interval the rule can stand on: fewer than 6 effective samples (precision +inf), or the
   // samples near the median straddle a gap (precision is then the 99.9% interval's).
   bool unstable = false;
-  // precision <= target, count >= min_samples and not unstable.
+  // The blocks' medians scatter over kDriftRatio times what the order statistics allow: the level
+  // moved while the row was sampled, and precision is the batch interval's.
+  bool drift = false;
+  // precision <= target, count >= min_samples, neither unstable nor drift.
   bool target_met = false;
 };
 
@@ -125,6 +145,7 @@ class Sampler {
     double lag1;        // SampleStats::lag1
     double k_eff;       // the effective sample count behind precision
     bool unstable;      // SampleStats::unstable
+    bool drift;         // SampleStats::drift
   };
   Interval interval() const;
   // The median's 95% precision as if the samples were independent, without the gap check: a lower
@@ -138,9 +159,10 @@ class Sampler {
   mutable std::vector<double> sorted_;   // the first sorted_.size() of samples_, sorted (sorted())
   double sum_ = 0, mean_ = 0, m2_ = 0;   // m2_: Welford's sum of squared deviations
   std::int64_t next_check_ = 1;
-  // The precision at the last power of two of the count from 64 on (done(): a pinned interval).
+  // The precision at the last power of two of the count from 64 on (done(): a pinned interval);
+  // negative until recorded.
   std::int64_t pinned_at_ = 64;
-  double pinned_precision_ = 0;
+  double pinned_precision_ = -1;
 };
 
 // The q-quantile (0..1) of `v`, linear between order statistics (v is sorted in place).

@@ -367,6 +367,7 @@ std::vector<Outcome> Session::benchmarks() const {
     const double precision = std::max(kept.precision, o.precision);
     const bool target_met = both_sampled ? kept.target_met && o.target_met : kept.target_met || o.target_met;
     const bool throttled = kept.throttled || o.throttled;
+    const bool contended = kept.contended || o.contended;
     const double lowest_high =
         o.samples > 0 ? std::min(kept.lowest_high, o.median * (1 + o.precision)) : kept.lowest_high;
     const double highest_low =
@@ -380,8 +381,23 @@ std::vector<Outcome> Session::benchmarks() const {
     kept.precision = precision;
     kept.target_met = target_met;
     kept.throttled = throttled;
+    kept.contended = contended;
   }
   return out;
+}
+
+std::string contention_summary(const std::vector<Outcome>& benchmarks, std::size_t listed) {
+  std::vector<const Outcome*> hit;
+  for (const auto& o : benchmarks) {
+    if (o.contended) hit.push_back(&o);
+  }
+  if (hit.empty()) return {};
+  // One name a line, as the rows short of the target: within the console's width.
+  std::string text = "reduce_bench: " + std::to_string(hit.size()) +
+                     " measured under contention (other processes' load; JSON: contended):";
+  for (std::size_t i = 0; i < hit.size() && i < listed; ++i) text += "\n  " + hit[i]->name;
+  if (hit.size() > listed) text += "\n  and " + std::to_string(hit.size() - listed) + " more";
+  return text;
 }
 
 int Session::failures() const {

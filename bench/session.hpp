@@ -74,6 +74,8 @@ struct Outcome {
   double precision = 0;
   bool target_met = false;
   bool throttled = false;
+  // Other processes' load, or other processes on the GPU, during the samples (bench/contention.hpp).
+  bool contended = false;
   // The run's median and precision, for the repetitions' agreement: the summary lists a name whose
   // runs' intervals [median (1 - precision), median (1 + precision)] do not all overlap.
   double median = 0;
@@ -144,6 +146,9 @@ class Session {
 
   void record(Outcome outcome) { outcomes_.push_back(std::move(outcome)); }
   const std::vector<Outcome>& outcomes() const noexcept { return outcomes_; }
+  // Widens the precision of every recorded run of `name` by the scatter between its repetitions
+  // (bench/repetitions.hpp, where it is defined); target_met holds only within the target.
+  void widen(const std::string& name, double between);
   // One outcome per benchmark name, the worst of its runs, in first-run order.
   std::vector<Outcome> benchmarks() const;
   int failures() const;
@@ -214,5 +219,10 @@ inline constexpr int kExitNothingRan = 4; // every selected benchmark was skippe
 inline constexpr int kExitInterrupted = 5; // SIGINT/SIGTERM: the rest skipped (bench/interrupt.hpp)
 
 std::string format_bytes(double bytes);
+
+// The closing summary's lines on contention: how many of the benchmarks (Session::benchmarks())
+// were measured under contention, then up to `listed` of their names, one a line (no final
+// newline); empty when none was.
+std::string contention_summary(const std::vector<Outcome>& benchmarks, std::size_t listed = 20);
 
 }  // namespace rb::bench

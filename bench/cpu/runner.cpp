@@ -8,12 +8,16 @@
 #include <chrono>
 #include <vector>
 
+#include "bench/contention.hpp"
 #include "bench/measure.hpp"
 #include "bench/finish.hpp"
 
 namespace rb::bench {
 namespace {
 
+// The resolution of the CPU rows' timer.
+constexpr double kSteadyTickSeconds =
+    static_cast<double>(std::chrono::steady_clock::period::num) / std::chrono::steady_clock::period::den;
 // A call this long warms up as well as the warm-up would (its data is the same size).
 constexpr double kWarmByCall = 0.02;
 
@@ -53,11 +57,13 @@ void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>
         return seconds;
       }, session.options().rule.warmup_seconds);
     }
-    const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
+    const LoadWatch load;  // other processes' CPU time over the samples alone
+    const Timing timing = measure(state, sampling_for(session.options(), c, kSteadyTickSeconds), [&] {
       double seconds = 0;
       m.calls.push_back(timed_call(seconds));
       return seconds;
     });
+    m.contention = load.read();
     state.counters["threads"] = backend->threads();
     m.seconds = timing.seconds;
     m.ceiling = cpu_ceiling();

@@ -10,6 +10,9 @@ namespace rb::bench {
 // A GPU benchmark is flagged `throttled` when the lowest SM clock read during its samples is below
 // this fraction of the device's maximum (gpu/clock_watch.hpp).
 inline constexpr double kThrottleFraction = 0.9;
+// The step of cudaEventElapsedTime on the GPUs measured: the GPU rows' timer resolution
+// (StopRule::tick_seconds).
+inline constexpr double kEventTickSeconds = 32e-9;
 
 // Binds the definitions measured on GPUs (OnGpu: the loop of bench/gpu/runner.cpp; AcrossGpus:
 // the definition's own), in their order, probing the device once. Without a usable device, or

@@ -3,6 +3,8 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <algorithm>
+
 #include "common/cuda_check.hpp"
 
 namespace rb::bench::gpu {
@@ -85,12 +87,30 @@ class Nvml {
     }
     return c;
   }
+  int other_processes(const std::string& pci_bus_id) const {
+    Device dev = nullptr;
+    if (!ready_ || !processes_ || by_bus_(pci_bus_id.c_str(), &dev) != 0) return -1;
+    ProcessInfo info[64];
+    unsigned int count = 64;
+    const int status = processes_(dev, &count, info);
+    constexpr int kInsufficientSize = 7;  // NVML_ERROR_INSUFFICIENT_SIZE: count holds the number
+    if (status != 0 && status != kInsufficientSize) return -1;
+    // One entry is this process, under our pid or, in a container, the host's: the others remain.
+    return std::max(0, static_cast<int>(count) - 1);
+  }
 
  private:
   using Device = void*;
   using InitFn = int (*)();
   using ByBusFn = int (*)(const char*, Device*);
   using ClockFn = int (*)(Device, int, unsigned int*);
+  // nvmlProcessInfo_t of the _v2 and _v3 calls (the same layout).
+  struct ProcessInfo {
+    unsigned int pid;
+    unsigned long long used_memory;
+    unsigned int gpu_instance, compute_instance;
+  };
+  using ProcessesFn = int (*)(Device, unsigned int*, ProcessInfo*);
 
   Nvml() {
     lib_ = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -99,6 +119,8 @@ class Nvml {
     by_bus_ = reinterpret_cast<ByBusFn>(dlsym(lib_, "nvmlDeviceGetHandleByPciBusId_v2"));
     clock_ = reinterpret_cast<ClockFn>(dlsym(lib_, "nvmlDeviceGetClockInfo"));
     shutdown_ = reinterpret_cast<InitFn>(dlsym(lib_, "nvmlShutdown"));
+    processes_ = reinterpret_cast<ProcessesFn>(dlsym(lib_, "nvmlDeviceGetComputeRunningProcesses_v3"));
+    if (!processes_) processes_ = reinterpret_cast<ProcessesFn>(dlsym(lib_, "nvmlDeviceGetComputeRunningProcesses_v2"));
     ready_ = init && by_bus_ && clock_ && shutdown_ && init() == 0;
   }
   ~Nvml() {
@@ -110,11 +132,14 @@ class Nvml {
   ByBusFn by_bus_ = nullptr;
   ClockFn clock_ = nullptr;
   InitFn shutdown_ = nullptr;
+  ProcessesFn processes_ = nullptr;  // optional: clocks work without it
   bool ready_ = false;
 };
 
 }  // namespace
 
 Clocks current_clocks(const std::string& pci_bus_id) { return Nvml::get().clocks(pci_bus_id); }
+
+int other_compute_processes(const std::string& pci_bus_id) { return Nvml::get().other_processes(pci_bus_id); }
 
 }  // namespace rb::bench::gpu

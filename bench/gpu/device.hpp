@@ -35,4 +35,9 @@ struct Clocks {
 };
 Clocks current_clocks(const std::string& pci_bus_id);
 
+// Other processes holding a compute context on the device (NVML, the same way), busy or not; -1
+// when unavailable. Asked while this process holds a context there: one entry is this process
+// (under another pid in a container, where NVML reports the host's), the rest are others.
+int other_compute_processes(const std::string& pci_bus_id);
+
 }  // namespace rb::bench::gpu

@@ -32,9 +32,11 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
 #include <vector>
 
 #include "bench/ceiling.hpp"
+#include "bench/contention.hpp"
 #include "bench/gpu/call_log.hpp"
 #include "bench/gpu/clock_watch.hpp"
 #include "bench/gpu/cold_flush.hpp"
+#include "bench/gpu/others_watch.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/session.hpp"
 #include "bench/gpu/stream_check.hpp"
@@ -123,7 +125,9 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     std::int64_t calls = 0;
     gpu::ClockWatch clock(g.info().pci_bus_id, g.info().sm_clock_khz);
     gpu::CallLog sums(g, *backend);
-    const Timing timing = measure(state, sampling_for(session.options(), c), [&] {
+    gpu::OthersWatch others(g.info().pci_bus_id);
+    const LoadWatch load;  // other processes' CPU time over the samples alone
+    const Timing timing = measure(state, sampling_for(session.options(), c, kEventTickSeconds), [&] {
       if (c.mode == Mode::cold) g.enqueue_flush();
       sums.before_call();  // poisons the result slot (keeping the previous call's sum)
       if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -137,8 +141,11 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>
       const double dt = g.elapsed_seconds();
       sums.after_call();
       clock.poll();
+      others.poll();
       return dt;
     });
+    m.contention = load.read();
+    m.gpu_others = others.most();
     if (clock.lowest_mhz() > 0) state.counters["sm_mhz"] = clock.lowest_mhz();
     state.counters["throttled"] = clock.throttled() ? 1.0 : 0.0;
     state.counters["stream_check"] = blocking ? 0.0 : 1.0;

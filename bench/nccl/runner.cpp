@@ -301,7 +301,7 @@ Timed timed_samples(benchmark::State& state, const Case& c, Setup& s) {
     return total;
   };
   if (faults) sample = [plain = std::move(sample), faults] { return plain() + faults->after_sample(launch().rank); };
-  out.timing = measure(state, sampling_for(s.row.o, c), sample, [&](double& dt, double& wall) {
+  out.timing = measure(state, sampling_for(s.row.o, c, kEventTickSeconds), sample, [&](double& dt, double& wall) {
     double v[3] = {dt, wall, last_local};
     if (agreeing) team.all_max(v, 3);
     dt = v[0];
