@@ -268,9 +268,13 @@ bool Sampler::done(double wall_seconds) {
   const bool pin_due = k >= pinned_at_ && (at_doubling || pinned_precision_ < 0);
   // Before max_seconds the interval is not worth computing while even the independent one misses,
   // except where a pinned interval is recorded or may end the sampling (5).
-  if (!past_max_time && !pin_due && independent_precision() > rule_.target) return false;
+  // Where one tick of the timer is over the target, the tick is the best the row can reach: it
+  // stops there (target_met stays 0) instead of sampling on to the cap.
+  const double m = median();
+  const double reach = m > 0 ? std::max(rule_.target, rule_.tick_seconds / m) : rule_.target;
+  if (!past_max_time && !pin_due && independent_precision() > reach) return false;
   const Interval iv = interval();
-  if (k >= rule_.min_samples && iv.precision <= rule_.target && !iv.unstable && !iv.drift) return true;
+  if (k >= rule_.min_samples && iv.precision <= reach && !iv.unstable && !iv.drift) return true;
   if (pin_due) {
     const bool pinned = at_doubling && pinned_precision_ >= 0 && iv.precision > 2 * iv.spread &&
                         iv.precision > 0.95 * pinned_precision_;

@@ -3,7 +3,8 @@
 // from them. No Google Benchmark here; the runners feed it one sample at a time.
 //
 // Samples are taken until the first of:
-//   1. precision: at least min_samples samples, and the median is known to within +-target,
+//   1. precision: at least min_samples samples, and the median is known to within +-target (or
+//      to one tick of the timer, where a tick is over the target: target_met is then 0),
 //      relative, at 95% confidence, by its distribution-free interval between the order
 //      statistics x(j) and x(k+1-j) of the k samples, j the largest with 2 P(B <= j-1) <= 0.05 for
 //      B ~ Binomial(k, 1/2); precision = (x(k+1-j) - x(j)) / 2 / median. Three corrections keep

@@ -342,7 +342,15 @@ TEST(Sampling, PrecisionIsAtLeastATick) {
   const auto st = s.stats();
   EXPECT_NEAR(st.precision, 32.0 / 2720.0, 1e-12);
   EXPECT_FALSE(st.target_met);
-  EXPECT_LT(s.count(), 300) << "a tick over the target is out of reach: no reason to sample on";
+  EXPECT_EQ(s.count(), rule.min_samples) << "a tick over the target is out of reach: no reason to sample on";
+  // Samples over two ticks: the row samples until its interval is down to the tick, then stops.
+  Sampler two(rule);
+  std::mt19937_64 rng(3);
+  std::bernoulli_distribution up(0.5);
+  while (!two.done(100e-6 * static_cast<double>(two.count()))) two.add(up(rng) ? 3.032e-6 : 3.0e-6);
+  EXPECT_LT(two.count(), 200);
+  EXPECT_FALSE(two.stats().target_met);
+  EXPECT_LE(two.stats().precision, 32e-9 / two.stats().median * 1.0001);
   Sampler plain(StopRule{});  // without a tick: the old precision 0
   for (int k = 0; k < 40; ++k) plain.add(2720e-9);
   EXPECT_LT(plain.stats().precision, 1e-12);

@@ -29,6 +29,7 @@ TUNE_TABLE = os.path.join(SCRIPTS, "tune_table.py")
 RULE_CHECK = os.path.join(SCRIPTS, "rule_check.py")
 DTYPE_TABLE = os.path.join(SCRIPTS, "dtype_table.py")
 DTYPE_ACCURACY = os.path.join(SCRIPTS, "dtype_accuracy.py")
+AA_TABLE = os.path.join(SCRIPTS, "aa_table.py")
 
 
 def run(*args, cwd=None):
@@ -459,6 +460,45 @@ class TuneTable(Case):
         code, _, err = run(TUNE_TABLE, path, path)
         self.assertEqual(code, 2)
         self.assertIn("one sweep", err)
+
+
+class AaTable(Case):
+    """aa_table.py counts the disjoint pairs of target_met repetitions, GPU and CPU apart."""
+
+    @staticmethod
+    def rep(name, t, precision, met=1, index=0):
+        return {"name": name + "/manual_time", "run_name": name + "/manual_time", "run_type": "iteration",
+                "repetition_index": index, "real_time": t, "time_unit": "ns", "precision": precision,
+                "target_met": met}
+
+    def test_pairs(self):
+        a = {"context": {}, "benchmarks": [
+            self.rep("cub/16777216/cold", 100.0, 0.004, index=0),
+            self.rep("cub/16777216/cold", 100.5, 0.004, index=1),
+            self.rep("cpu/avx2_f32/1024/hot", 10.0, 0.004, index=0),
+            self.rep("cpu/avx2_f32/1024/hot", 11.0, 0.004, index=1),  # disjoint within process a
+            self.rep("ref/launch/1/hot", 2.72, 0.0, met=0)]}
+        b = {"context": {}, "benchmarks": [
+            self.rep("cub/16777216/cold", 102.0, 0.004),  # disjoint from both of a's
+            self.rep("cpu/avx2_f32/1024/hot", 10.02, 0.004),  # meets a's first, not its second
+            self.rep("cpu/avx2_f32/1024/hot", 10.5, 0.1, met=0)]}  # not target_met: not a pair
+        code, out, err = run(AA_TABLE, self.file("a.json", a), self.file("b.json", b),
+                             "--compact", os.path.join(self.dir, "c"))
+        self.assertEqual(code, 0, err)
+        self.assertIn("| GPU | within one process | all | 1 | 0 | **0.0%** |", out)
+        self.assertIn("| GPU | across processes | all | 2 | 2 | **100.0%** |", out)
+        self.assertIn("| CPU | within one process | all | 1 | 1 | **100.0%** |", out)
+        self.assertIn("| CPU | across processes | all | 2 | 1 | **50.0%** |", out)
+        self.assertIn("repetitions that claim precision 0: 1", out)
+        # The compact copies give the same table.
+        compact = [os.path.join(self.dir, "c", f) for f in ("a.json.gz", "b.json.gz")]
+        code, again, err = run(AA_TABLE, *compact)
+        self.assertEqual((code, again), (0, out), err)
+
+    def test_no_repetition_rows(self):
+        code, _, err = run(AA_TABLE, self.file("a.json", {"context": {}, "benchmarks": []}))
+        self.assertEqual(code, 2)
+        self.assertIn("no repetition rows", err)
 
 
 class GeneratedPages(unittest.TestCase):
