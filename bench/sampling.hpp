@@ -101,7 +101,9 @@ struct SampleStats {
   // The blocks' medians scatter over kDriftRatio times what the order statistics allow: the level
   // moved while the row was sampled, and precision is the batch interval's.
   bool drift = false;
-  // precision <= target, count >= min_samples, neither unstable nor drift.
+  // precision <= target, count >= min_samples, and neither correlated, unstable nor drift: lag-1
+  // measures a dependence on the assumption that it decays like an AR(1)'s, which a level moving
+  // slower than the row breaks (tests/bench/test_sampling.cpp, Coverage).
   bool target_met = false;
 };
 

@@ -21,6 +21,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+from formatting import md_table  # noqa: E402  (scripts/formatting.py, standard library only)
+
 FIELDS = ("name", "run_name", "run_type", "repetition_index", "real_time", "time_unit", "samples", "precision",
           "precision_run", "between", "target_met", "correlated", "drift", "contended")
 
@@ -70,16 +73,17 @@ def table(runs):
                    "n <= 2^20" if size_of(name) <= 1 << 20 else "n > 2^20")
             pairs[key] = pairs.get(key, 0) + 1
             off[key] = off.get(key, 0) + disjoint(a, b)
-    out = ["| rows | pairs | n | pairs of target_met repetitions | disjoint | share |", "|---|---|---|---:|---:|---:|"]
+    body = []
     for s in ("GPU", "CPU"):
         for where in ("within one process", "across processes"):
             keys = [k for k in pairs if k[0] == s and k[1] == where]
             for k in sorted(keys, key=lambda k: k[2]):
-                out.append("| {} | {} | {} | {} | {} | {:.1f}% |".format(s, where, k[2], pairs[k], off[k],
-                                                                         100.0 * off[k] / pairs[k]))
+                body.append([s, where, k[2], pairs[k], off[k], "{:.1f}%".format(100.0 * off[k] / pairs[k])])
             total, bad = sum(pairs[k] for k in keys), sum(off[k] for k in keys)
             if total:
-                out.append("| {} | {} | all | {} | {} | **{:.1f}%** |".format(s, where, total, bad, 100.0 * bad / total))
+                body.append([s, where, "all", total, bad, "**{:.1f}%**".format(100.0 * bad / total)])
+    out = md_table(["rows", "pairs", "n", "pairs of target_met repetitions", "disjoint", "share"], body,
+                   align="lllrrr")
     out.append("")
     for s in ("GPU", "CPU"):
         if met[s][1]:

@@ -4,8 +4,6 @@ Run one class:  python3 test_regress.py Slowdown   (CTest runs each class as its
 scripts/regress runs through its shebang, i.e. the python3 on PATH: on CI that interpreter has
 no numpy or scipy, so these tests also prove the gate needs nothing beyond the standard library.
 """
-import importlib.machinery
-import importlib.util
 import json
 import math
 import os
@@ -24,12 +22,8 @@ REGRESS = os.path.join(ROOT, "scripts", "regress")
 GATE_POWER = os.path.join(ROOT, "scripts", "gate_power.py")
 
 
-def load_regress_module():
-    loader = importlib.machinery.SourceFileLoader("regress", REGRESS)
-    spec = importlib.util.spec_from_loader("regress", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from gate_power import load_regress_module  # noqa: E402  (scripts/regress, loaded as a module)
 
 
 class Case(unittest.TestCase):
