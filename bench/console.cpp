@@ -126,20 +126,23 @@ class Table final : public benchmark::BenchmarkReporter {
     if (r.skipped != benchmark::internal::NotSkipped) return name + " SKIPPED: " + r.skip_message;
     const double seconds = r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit);
     if (r.run_type == Run::RT_Aggregate && r.aggregate_unit == benchmark::kPercentage) {
-      return name + printf_string(" %10s", printf_string("cv %.2f%%", 100 * r.GetAdjustedRealTime()).c_str());
+      // A ratio, not a time: Google Benchmark keeps it unscaled in real_accumulated_time.
+      return name + printf_string(" %10s", printf_string("cv %.2f%%", 100 * r.real_accumulated_time).c_str());
     }
     const double gbps = counter(r, "bytes_per_second") / 1e9, peak = counter(r, "pct_peak");
     std::string line = name + printf_string(" %10s", format_time(seconds).c_str());
     line += std::isnan(gbps) ? std::string(11, ' ') : printf_string(" %10.2f", gbps);
     line += std::isnan(peak) ? std::string(8, ' ') : printf_string(" %6.1f%%", peak);
     if (r.run_type == Run::RT_Aggregate) return line;
-    const double precision = counter(r, "precision");
+    // A sampled row without a precision counter had no interval (fewer than 6 effective samples).
+    const double samples = counter(r, "samples");
+    double precision = counter(r, "precision");
+    if (std::isnan(precision) && !std::isnan(samples)) precision = INFINITY;
     const bool short_of = counter(r, "target_met", 1) == 0 || counter(r, "contended") == 1;
     line += std::isnan(precision) ? std::string(9, ' ')
             : std::isinf(precision) || precision >= 10
                 ? printf_string(" %7s%c", std::isinf(precision) ? "-" : ">999%", short_of ? '*' : ' ')
                 : printf_string(" %6.2f%%%c", 100 * precision, short_of ? '*' : ' ');
-    const double samples = counter(r, "samples");
     line += std::isnan(samples) ? std::string(9, ' ') : printf_string(" %8.0f", samples);
     return line + "  " + verified(r);
   }
