@@ -203,7 +203,10 @@ TEST(CpuRunner, SampleStatisticsAreReported) {
   ASSERT_EQ(all.size(), 1u);
   EXPECT_GE(all[0].samples, 3);  // small_options: min_samples 3
   EXPECT_GT(all[0].precision, 0.0);
-  EXPECT_EQ(all[0].target_met, all[0].precision <= session.options().rule.target);
+  // Within the target is needed, not enough: a correlated or drifting row is counted short.
+  if (all[0].target_met) {
+    EXPECT_LE(all[0].precision, session.options().rule.target);
+  }
   EXPECT_FALSE(all[0].throttled);
 }
 
