@@ -12,20 +12,29 @@
 namespace rb::bench {
 
 double between_repetitions(const std::vector<RunInterval>& runs) {
-  std::vector<double> logs;
-  double within = 0;  // mean se^2
+  // DerSimonian and Laird's estimate of the between variance, each log median weighted by its own
+  // 1 / se^2: a repetition with a wide interval of its own weighs little, where in a plain mean of
+  // se^2 it would hide the scatter of the others.
+  constexpr double kMinSe = 1e-6;  // a run that claims precision 0 (every sample one value)
+  std::vector<double> y, w;
   for (const RunInterval& r : runs) {
     if (!(r.median > 0) || !std::isfinite(r.precision)) continue;
-    logs.push_back(std::log(r.median));
-    within += std::pow(r.precision / 1.959964, 2);
+    y.push_back(std::log(r.median));
+    w.push_back(1 / std::pow(std::max(r.precision / 1.959964, kMinSe), 2));
   }
-  const auto k = static_cast<std::int64_t>(logs.size());
+  const auto k = static_cast<std::int64_t>(y.size());
   if (k < 2) return 0;
-  within /= static_cast<double>(k);
-  double mean = 0, var = 0;
-  for (const double x : logs) mean += x / static_cast<double>(k);
-  for (const double x : logs) var += (x - mean) * (x - mean) / static_cast<double>(k - 1);
-  return student_t975(k - 1) * std::sqrt(std::max(0.0, var - within));
+  double sw = 0, sw2 = 0, swy = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    sw += w[i];
+    sw2 += w[i] * w[i];
+    swy += w[i] * y[i];
+  }
+  const double mean = swy / sw;
+  double q = 0;
+  for (std::size_t i = 0; i < y.size(); ++i) q += w[i] * (y[i] - mean) * (y[i] - mean);
+  const double tau2 = std::max(0.0, (q - static_cast<double>(k - 1)) / (sw - sw2 / sw));
+  return student_t975(k - 1) * std::sqrt(tau2);
 }
 
 double widened(double precision, double between) { return std::hypot(precision, between); }

@@ -18,9 +18,10 @@ struct RunInterval {
   double precision = 0;
 };
 
-// The between-repetition term, a relative half-width: t(R-1) times the standard deviation of the
-// repetitions' log medians beyond what their own intervals explain, sqrt(max(0, S^2 - mean se^2)),
-// se = precision / 1.96. 0 below 2 repetitions or when every median is within its interval's share.
+// The between-repetition term, a relative half-width: t(R-1) times tau, the standard deviation of
+// the repetitions' log medians beyond what their own intervals explain (DerSimonian and Laird:
+// tau^2 = max(0, (Q - (R - 1)) / (sum w - sum w^2 / sum w)), w = 1 / se^2, se = precision / 1.96,
+// Q = sum w (y - weighted mean)^2). 0 below 2 repetitions or when Q is within its expectation.
 double between_repetitions(const std::vector<RunInterval>& runs);
 
 // A repetition's precision with the between term: sqrt(precision^2 + between^2).

@@ -24,8 +24,9 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from formatting import md_table  # noqa: E402  (scripts/formatting.py, standard library only)
 
-FIELDS = ("name", "run_name", "run_type", "repetition_index", "real_time", "time_unit", "samples", "precision",
-          "precision_run", "between", "target_met", "correlated", "drift", "contended")
+FIELDS = ("name", "run_name", "run_type", "repetition_index", "repetitions", "real_time", "cpu_time", "time_unit",
+          "iterations", "samples", "precision", "precision_run", "between", "target_met", "correlated", "drift",
+          "contended", "error_occurred", "error_message", "skipped", "skip_message")
 
 
 def load(path):
@@ -34,7 +35,9 @@ def load(path):
 
 
 def repetitions(doc):
-    return [b for b in doc["benchmarks"] if b.get("run_type") == "iteration" and "precision" in b]
+    """Every repetition row: the table counts those with a precision, --compact keeps them all (the
+    gate, scripts/regress, reads the compact files too)."""
+    return [b for b in doc["benchmarks"] if b.get("run_type") == "iteration"]
 
 
 def size_of(name):
@@ -57,7 +60,8 @@ def table(runs):
     by_name = {}
     for p, rows in enumerate(runs):
         for r in rows:
-            by_name.setdefault(r["run_name"], []).append((p, r))
+            if "precision" in r:
+                by_name.setdefault(r["run_name"], []).append((p, r))
     pairs, off = {}, {}
     zero = []
     met = {"GPU": [0, 0], "CPU": [0, 0]}
@@ -104,7 +108,7 @@ def main(argv=None):
         print("aa_table.py: " + str(e), file=sys.stderr)
         return 2
     runs = [repetitions(d) for d in docs]
-    if not any(runs):
+    if not any("precision" in r for rows in runs for r in rows):
         print("aa_table.py: no repetition rows with a precision in these files", file=sys.stderr)
         return 2
     print("\n".join(table(runs)))

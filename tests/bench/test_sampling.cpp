@@ -356,6 +356,25 @@ TEST(Sampling, PrecisionIsAtLeastATick) {
   EXPECT_LT(plain.stats().precision, 1e-12);
 }
 
+// The between-repetition term by hand: with equal own intervals it is t(R-1) sqrt(S^2 - se^2);
+// agreeing repetitions add nothing; one repetition with a wide interval of its own does not hide
+// the others' scatter.
+TEST(Repetitions, BetweenTermByHand) {
+  using rb::bench::between_repetitions;
+  const std::vector<double> logs = {std::log(100.0), std::log(102.0), std::log(98.0)};
+  const double mean = (logs[0] + logs[1] + logs[2]) / 3;
+  double s2 = 0;
+  for (const double y : logs) s2 += (y - mean) * (y - mean) / 2;
+  const double se = 0.002 / 1.959964;
+  EXPECT_NEAR(between_repetitions({{100, 0.002}, {102, 0.002}, {98, 0.002}}), 4.303 * std::sqrt(s2 - se * se),
+              1e-4);
+  EXPECT_EQ(between_repetitions({{100, 0.01}, {100.1, 0.01}, {99.9, 0.01}}), 0.0);
+  EXPECT_EQ(between_repetitions({{100, 0.01}}), 0.0);
+  // 100 and 105 at +-0.1% each disagree by 5%: a third at +-50% must not hide it.
+  EXPECT_GT(between_repetitions({{100, 0.001}, {105, 0.001}, {100, 0.5}}), 0.05);
+  EXPECT_NEAR(rb::bench::widened(0.03, 0.04), 0.05, 1e-15);
+}
+
 // However the projection errs, the timeout ends the sampling.
 TEST(Sampling, TheTimeoutEndsEverySampling) {
   StopRule rule;
