@@ -36,6 +36,8 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
   o.precision = m.stats.precision;
   o.target_met = m.stats.target_met;
   o.throttled = m.throttled;
+  o.correlated = m.stats.correlated;
+  o.drift = m.stats.drift;
   o.contended = report_contention(state, m.contention, m.gpu_others);
   o.median = m.stats.median;
   if (structure.acc == Accumulator::none) {  // a timing floor that reads nothing and sums nothing

@@ -159,11 +159,23 @@ void print_short_of(const Session& session, int sampled, const std::vector<const
                sampled - static_cast<int>(short_of.size()), sampled, 100 * session.options().rule.target,
                short_of.empty() ? "" : "; not reached:");
   for (std::size_t i = 0; i < short_of.size() && i < kListed; ++i) {
-    std::fprintf(stderr, "  %s: +-%.2f%% after %lld samples\n", short_of[i]->name.c_str(), 100 * short_of[i]->precision,
-                 static_cast<long long>(short_of[i]->samples));
+    const Outcome& o = *short_of[i];
+    const char* why = o.drift && o.correlated ? " (correlated, drift)"
+                       : o.drift                ? " (drift)"
+                       : o.correlated           ? " (correlated)"
+                                                : "";
+    std::fprintf(stderr, "  %s: +-%.2f%% after %lld samples%s\n", o.name.c_str(), 100 * o.precision,
+                 static_cast<long long>(o.samples), why);
   }
   if (short_of.size() > kListed) {
     std::fprintf(stderr, "  and %zu more (target_met = 0 in the JSON)\n", short_of.size() - kListed);
+  }
+  const auto count = [&](bool Outcome::*flag) {
+    return std::count_if(short_of.begin(), short_of.end(), [&](const Outcome* o) { return o->*flag; });
+  };
+  if (const auto c = count(&Outcome::correlated), d = count(&Outcome::drift); c + d > 0) {
+    std::fprintf(stderr, "  of them %ld correlated and %ld drifting, counted short whatever their precision "
+                         "(JSON: correlated, drift)\n", static_cast<long>(c), static_cast<long>(d));
   }
 }
 

@@ -367,6 +367,7 @@ std::vector<Outcome> Session::benchmarks() const {
     const double precision = std::max(kept.precision, o.precision);
     const bool target_met = both_sampled ? kept.target_met && o.target_met : kept.target_met || o.target_met;
     const bool throttled = kept.throttled || o.throttled;
+    const bool correlated = kept.correlated || o.correlated, drift = kept.drift || o.drift;
     const bool contended = kept.contended || o.contended;
     const double lowest_high =
         o.samples > 0 ? std::min(kept.lowest_high, o.median * (1 + o.precision)) : kept.lowest_high;
@@ -381,6 +382,8 @@ std::vector<Outcome> Session::benchmarks() const {
     kept.precision = precision;
     kept.target_met = target_met;
     kept.throttled = throttled;
+    kept.correlated = correlated;
+    kept.drift = drift;
     kept.contended = contended;
   }
   return out;

@@ -74,6 +74,8 @@ struct Outcome {
   double precision = 0;
   bool target_met = false;
   bool throttled = false;
+  // Why a run within the target may still be short of it (bench/sampling.hpp: SampleStats).
+  bool correlated = false, drift = false;
   // Other processes' load, or other processes on the GPU, during the samples (bench/contention.hpp).
   bool contended = false;
   // The run's median and precision, for the repetitions' agreement: the summary lists a name whose

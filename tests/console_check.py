@@ -9,6 +9,9 @@
   skips     rows beyond host memory are skips in the JSON (skipped, skip_message), not errors
   no_gpu    --list_backends without a usable GPU: the cause in one line, which no backend's line
             repeats (exit 77, skipped, where a GPU is usable)
+  repetitions  with 3 interleaved repetitions, each repetition row's precision in the JSON is
+            hypot(precision_run, between), between one value per benchmark, target_met 0 beyond
+            the target; the console's +-95% column shows the widened precision
 Exit status 0 passed, 1 failed, 77 skipped.
 """
 import json
@@ -95,6 +98,36 @@ def check_skips(prog, out_dir):
     return failures
 
 
+def check_repetitions(prog, out_dir):
+    rc, out, err, path = run_json(prog, out_dir, "reps", "--sizes=4097,1e5", "--benchmark_filter=cpu/accumulate_f64",
+                                  "--max_time=20ms", "--benchmark_repetitions=3",
+                                  "--benchmark_enable_random_interleaving=true")
+    failures = []
+    if rc != 0:
+        return ["exit status {}\n{}".format(rc, err)]
+    _, rows = rows_of(path)
+    reps = [r for r in rows if r.get("run_type") == "iteration" and "precision" in r]
+    if len(reps) != 6:
+        failures.append("expected 6 repetition rows with a precision: {}".format(rows))
+    between = {}
+    for r in reps:
+        if "precision_run" not in r or "between" not in r:
+            failures.append("no precision_run or between: {}".format(r))
+            continue
+        if abs(r["precision"] - (r["precision_run"] ** 2 + r["between"] ** 2) ** 0.5) > 1e-9 * max(1.0, r["precision"]):
+            failures.append("precision is not hypot(precision_run, between): {}".format(r))
+        between.setdefault(r["run_name"], set()).add(r["between"])
+        if r["precision"] > 0.005 and r["target_met"] != 0:
+            failures.append("target_met 1 beyond the target: {}".format(r))
+        shown = "{:.2f}%".format(100 * r["precision"]) if r["precision"] < 10 else ">999%"
+        name = r["run_name"].replace("/manual_time", "")
+        if not any(l.startswith(name + " ") and shown in l for l in out.splitlines()):
+            failures.append("the console does not show {} at {}:\n{}".format(name, shown, out))
+    if any(len(v) != 1 for v in between.values()):
+        failures.append("between differs among one benchmark's repetitions: {}".format(between))
+    return failures
+
+
 def check_no_gpu(prog, _):
     rc, out, err = run(prog, "--list_backends")
     if rc != 0:
@@ -120,7 +153,7 @@ def check_no_gpu(prog, _):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[2] not in ("width", "flags", "skips", "no_gpu"):
+    if len(sys.argv) != 3 or sys.argv[2] not in ("width", "flags", "skips", "no_gpu", "repetitions"):
         print(__doc__)
         return 2
     prog, check = sys.argv[1], sys.argv[2]
