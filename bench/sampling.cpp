@@ -228,6 +228,8 @@ double Sampler::precision() const { return interval().precision; }
 
 double Sampler::lag1() const { return rank_lag1(samples_, sorted()); }
 
+bool Sampler::tick_over_target() const { return rule_.tick_seconds > rule_.target * median(); }
+
 double Sampler::projected_samples() const {
   const auto k = count();
   if (k < 3) return kInf;
@@ -235,7 +237,7 @@ double Sampler::projected_samples() const {
   const double kd = static_cast<double>(k);
   double need = kInf;
   // A drifting level or a tick over the target: no count reaches it.
-  if (iv.drift || rule_.tick_seconds > rule_.target * median()) return kInf;
+  if (iv.drift || tick_over_target()) return kInf;
   if (iv.unstable && std::isfinite(iv.precision)) {
     need = std::ceil(kd * std::pow(iv.precision / rule_.target, 2));  // across a gap: the 99.9% interval's
   } else if (std::isfinite(iv.precision)) {
@@ -271,7 +273,7 @@ bool Sampler::done(double wall_seconds) {
   // Where one tick of the timer is over the target, the tick is the best the row can reach: it
   // stops there (target_met stays 0) instead of sampling on to the cap.
   const double m = median();
-  const double reach = m > 0 ? std::max(rule_.target, rule_.tick_seconds / m) : rule_.target;
+  const double reach = tick_over_target() && m > 0 ? rule_.tick_seconds / m : rule_.target;
   if (!past_max_time && !pin_due && independent_precision() > reach) return false;
   const Interval iv = interval();
   if (k >= rule_.min_samples && iv.precision <= reach && !iv.unstable && !iv.drift) return true;

@@ -155,6 +155,9 @@ class Sampler {
   // bound of precision(), which done() reads first to skip the rest when it already misses.
   double independent_precision() const;
   const std::vector<double>& sorted() const;  // the samples, sorted
+  // One tick of the timer over the target at the median: the tick, not the target, is the best
+  // precision the row can reach.
+  bool tick_over_target() const;
   double stddev() const;  // the samples' standard deviation; needs 2 or more
 
   StopRule rule_;
