@@ -1,4 +1,4 @@
-// The CPU rows of the element types other than f32 (--dtype; kernels/cpu/typed.hpp), named like
+// The CPU rows of the element types other than f32 (--dtype; kernels/cpu/avx2.hpp, avx512.hpp), named like
 // the f32 rows' kernels without the type, which the row's @<dtype> carries at the end of the name
 // (cpu/avx2/threads@bf16: <kernel>/<runtime>@<type>, the type split off at the '@'):
 //   cpu/accumulate   one accumulator, each element widened exactly (f16/bf16 -> float, f64 in
@@ -22,7 +22,9 @@
 #include "kernels/cpu/openmp.hpp"
 #include "kernels/cpu/read.hpp"
 #include "kernels/cpu/threads.hpp"
-#include "kernels/cpu/typed.hpp"
+#include "kernels/cpu/accumulate.hpp"
+#include "kernels/cpu/avx2.hpp"
+#include "kernels/cpu/avx512.hpp"
 
 namespace rb::bench {
 namespace {
@@ -43,7 +45,7 @@ std::string no_avx512_bf16() {
 // The first non-empty reason, or empty when every requirement is met.
 std::string unless(const std::string& a, const std::string& b) { return a.empty() ? b : a; }
 
-// The rows of one type: the kernels' accumulator and their lanes (kernels/cpu/typed.hpp, read.hpp).
+// The rows of one type: the kernels' accumulator and their lanes (kernels/cpu/avx2.hpp, avx512.hpp, read.hpp).
 template <auto Scalar, auto Avx2, auto Avx512, auto Read>
 std::vector<BackendDef<KernelElement<Scalar>>> rows(A acc, bool f16 = false) {
   const int wide = acc == A::f64 ? 1 : 2;  // lanes per vector relative to a double's

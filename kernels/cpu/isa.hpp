@@ -11,6 +11,8 @@
 // Call a kernel only where its check below is true (the registration marks it unavailable, the
 // tests skip it): on a CPU without the ISA it dies with SIGILL.
 #define RB_TARGET_AVX2 __attribute__((target("avx2")))
+// vcvtph2ps (F16C) with AVX2: the AVX2 f16 kernel alone, which has_f16c() guards.
+#define RB_TARGET_AVX2_F16C __attribute__((target("avx2,f16c")))
 #define RB_TARGET_AVX512 __attribute__((target("avx512f")))
 // vdpbf16ps (AVX512_BF16) on 512-bit vectors: AVX512F's registers, AVX512_BF16's instruction.
 #define RB_TARGET_AVX512_BF16 __attribute__((target("avx512f,avx512bf16")))

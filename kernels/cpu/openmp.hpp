@@ -22,32 +22,25 @@ namespace rb::cpu {
 const char* openmp_unavailable() noexcept;
 // omp_get_max_threads(): the default team size (1 without OpenMP).
 int openmp_max_threads() noexcept;
-// The sum of data[0, n) with a team of `threads`, at least min_chunk floats per thread.
-double openmp_reduce(const float* data, std::int64_t n, int threads, std::int64_t min_chunk,
-                     ChunkKernel kernel);
-// The same for a typed kernel, its element type erased (parallel.hpp): chunks of `align` elements.
-double openmp_reduce_erased(const void* data, std::int64_t n, int threads, std::int64_t min_chunk,
-                            std::int64_t align, ErasedChunk<double> kernel);
-std::int64_t openmp_reduce_erased(const void* data, std::int64_t n, int threads, std::int64_t min_chunk,
-                                  std::int64_t align, ErasedChunk<std::int64_t> kernel);
+// The sum of data[0, n) with a team of `threads`, at least min_chunk elements per thread, chunks of
+// `align`-element multiples, the kernel's element type erased (parallel.hpp).
+double openmp_reduce(const void* data, std::int64_t n, int threads, std::int64_t min_chunk, std::int64_t align,
+                     ChunkKernel<double> kernel);
+std::int64_t openmp_reduce(const void* data, std::int64_t n, int threads, std::int64_t min_chunk,
+                           std::int64_t align, ChunkKernel<std::int64_t> kernel);
 
 template <auto Kernel>
 class OpenMP {
  public:
   using element_type = KernelInput<Kernel>;
   using result_type = PartialType<Kernel>;  // double, or int64 for an integer kernel
-  static constexpr std::int64_t chunk_align =
-      std::is_same_v<element_type, float> ? kChunkAlign : kChunkAlignOf<element_type>;
+  static constexpr std::int64_t chunk_align = kChunkAlignOf<element_type>;
 
   explicit OpenMP(int threads = openmp_max_threads(), std::int64_t min_chunk = kMinChunk)
       : threads_(threads), min_chunk_(min_chunk) {}
 
   result_type operator()(const element_type* data, std::int64_t n) const {
-    if constexpr (std::is_same_v<element_type, float>) {
-      return openmp_reduce(data, n, threads_, min_chunk_, &as_chunk_kernel<Kernel>);
-    } else {
-      return openmp_reduce_erased(data, n, threads_, min_chunk_, chunk_align, &as_erased_chunk<Kernel>);
-    }
+    return openmp_reduce(data, n, threads_, min_chunk_, chunk_align, &as_chunk_kernel<Kernel>);
   }
   int threads() const noexcept { return threads_; }
   int parts(std::int64_t n) const noexcept { return parts_for(n, threads_, min_chunk_); }

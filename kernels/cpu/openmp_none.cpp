@@ -12,16 +12,11 @@ const char* openmp_unavailable() noexcept {
 
 int openmp_max_threads() noexcept { return 1; }
 
-double openmp_reduce(const float*, std::int64_t, int, std::int64_t, ChunkKernel) {
+double openmp_reduce(const void*, std::int64_t, int, std::int64_t, std::int64_t, ChunkKernel<double>) {
   throw std::logic_error(openmp_unavailable());
 }
 
-double openmp_reduce_erased(const void*, std::int64_t, int, std::int64_t, std::int64_t, ErasedChunk<double>) {
-  throw std::logic_error(openmp_unavailable());
-}
-
-std::int64_t openmp_reduce_erased(const void*, std::int64_t, int, std::int64_t, std::int64_t,
-                                  ErasedChunk<std::int64_t>) {
+std::int64_t openmp_reduce(const void*, std::int64_t, int, std::int64_t, std::int64_t, ChunkKernel<std::int64_t>) {
   throw std::logic_error(openmp_unavailable());
 }
 

@@ -2,29 +2,18 @@
 // What the parallel runtimes (threads.hpp, openmp.hpp, pstl.hpp) share: how they call a serial
 // kernel, and how they cut [0, n) into per-thread chunks.
 //
-// Composition: a runtime takes any serial kernel `R kernel(const float*, std::int64_t)` as a
-// template argument (Threads<avx2_f32>), turns it into a ChunkKernel (the partial sum of one
-// chunk, widened to double) and hands that function pointer to a non-template reduce function
-// compiled once, in its own file, with its own flags (-fopenmp, TBB). The chunk partials are
-// combined in double, so the parallel layer adds no float rounding of its own.
-//
-// The same runtimes take the typed kernels (typed.hpp, read.hpp: `R kernel(const T*, std::int64_t)`
-// for T double, f16, bf16, int32): Threads<avx2_bf16>. Their chunk partials go through ErasedChunk
-// (the element type erased, so the reduce functions stay compiled once), in double for a floating
-// result and in int64 for an integer one: the i32 partials are added exactly, never in double.
+// Composition: a runtime takes any serial kernel `R kernel(const T*, std::int64_t)` as a template
+// argument (Threads<avx2_f32>, Threads<avx2_bf16>), turns it into a ChunkKernel (the partial sum of
+// one chunk, its element type erased) and hands that function pointer to a non-template reduce
+// function compiled once, in its own file, with its own flags (-fopenmp, TBB). The partials are
+// combined in double for a floating result, so the parallel layer adds no float rounding of its
+// own, and in int64 for an integer one: the i32 partials are added exactly, never in double.
 #include <algorithm>
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
 
 namespace rb::cpu {
-
-using ChunkKernel = double (*)(const float* data, std::int64_t n) noexcept;
-
-template <auto Kernel>
-double as_chunk_kernel(const float* data, std::int64_t n) noexcept {
-  return static_cast<double>(Kernel(data, n));
-}
 
 // What a kernel `R f(const T*, std::int64_t)` reads and returns.
 template <class F>
@@ -43,20 +32,18 @@ template <auto Kernel>
 using PartialType =
     std::conditional_t<std::integral<typename KernelSignature<decltype(Kernel)>::result>, std::int64_t, double>;
 
-// A typed kernel's partial of data[begin, begin + count), data being its T array seen as void.
+// A kernel's partial of data[begin, begin + count), data being its T array seen as void.
 template <class P>
-using ErasedChunk = P (*)(const void* data, std::int64_t begin, std::int64_t count) noexcept;
+using ChunkKernel = P (*)(const void* data, std::int64_t begin, std::int64_t count) noexcept;
 
 template <auto Kernel>
-PartialType<Kernel> as_erased_chunk(const void* data, std::int64_t begin, std::int64_t count) noexcept {
+PartialType<Kernel> as_chunk_kernel(const void* data, std::int64_t begin, std::int64_t count) noexcept {
   return static_cast<PartialType<Kernel>>(Kernel(static_cast<const KernelInput<Kernel>*>(data) + begin, count));
 }
 
-// Chunk boundaries fall on multiples of 16 floats from the start (64 bytes: one cache line when
-// the input is aligned), so no two threads share a line and every chunk but the last starts
-// where the full-width vector loop of the kernel lines up.
-inline constexpr std::int64_t kChunkAlign = 16;
-// The same 64 bytes in elements of T (8 doubles, 32 f16 or bf16, 16 int32), for the typed kernels.
+// Chunk boundaries fall on multiples of 64 bytes from the start (one cache line when the input is
+// aligned: 16 floats or int32, 8 doubles, 32 f16 or bf16), so no two threads share a line and
+// every chunk but the last starts where the full-width vector loop of the kernel lines up.
 template <class T>
 inline constexpr std::int64_t kChunkAlignOf = 64 / static_cast<std::int64_t>(sizeof(T));
 
@@ -80,7 +67,7 @@ constexpr int parts_for(std::int64_t n, int threads, std::int64_t min_chunk) noe
 
 // Part i of [0, n) cut into `parts` pieces of equal size rounded up to `align` elements; the last
 // pieces may be shorter or empty (n = 33 in 4 parts: 16, 16, 1, 0).
-constexpr Range chunk(std::int64_t n, int parts, int i, std::int64_t align = kChunkAlign) noexcept {
+constexpr Range chunk(std::int64_t n, int parts, int i, std::int64_t align = kChunkAlignOf<float>) noexcept {
   const std::int64_t per = (n + parts - 1) / parts;
   const std::int64_t step = (per + align - 1) / align * align;
   const std::int64_t begin = std::min(n, step * i);

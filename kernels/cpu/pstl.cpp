@@ -34,15 +34,16 @@ float std_reduce_par_unseq(const float* data, std::int64_t n) {
   return std::reduce(std::execution::par_unseq, data, data + n, 0.0f);
 }
 
-double pstl_reduce(const float* data, std::int64_t n, std::int64_t min_block, ChunkKernel kernel) {
+double pstl_reduce(const void* data, std::int64_t n, std::int64_t min_block, std::int64_t align,
+                   ChunkKernel<double> kernel) {
   const int blocks = parts_for(n, kMaxPstlBlocks, min_block);
-  if (blocks == 1) return kernel(data, n);
+  if (blocks == 1) return kernel(data, 0, n);
   // 2 KiB on the stack; each entry is written once per block of >= min_block floats, so
   // neighbours sharing a line cost nothing measurable.
   std::array<double, kMaxPstlBlocks> partial;
   std::for_each(std::execution::par, kBlockIds.begin(), kBlockIds.begin() + blocks, [&](int b) {
-    const Range r = chunk(n, blocks, b);
-    partial[static_cast<std::size_t>(b)] = kernel(data + r.begin, r.end - r.begin);
+    const Range r = chunk(n, blocks, b, align);
+    partial[static_cast<std::size_t>(b)] = kernel(data, r.begin, r.end - r.begin);
   });
   return std::accumulate(partial.begin(), partial.begin() + blocks, 0.0);
 }

@@ -18,6 +18,7 @@
 // Optional: without TBB at configure time, libstdc++ would silently run par sequentially;
 // pstl_none.cpp is built instead and pstl_unavailable() says why.
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/cpu/parallel.hpp"
 
@@ -31,32 +32,39 @@ int pstl_threads() noexcept;
 float std_reduce_par(const float* data, std::int64_t n);
 float std_reduce_par_unseq(const float* data, std::int64_t n);
 
-// At most this many blocks; blocks hold at least min_block floats.
+// At most this many blocks of `align`-element multiples; blocks hold at least min_block elements.
 inline constexpr int kMaxPstlBlocks = 256;
-double pstl_reduce(const float* data, std::int64_t n, std::int64_t min_block, ChunkKernel kernel);
+double pstl_reduce(const void* data, std::int64_t n, std::int64_t min_block, std::int64_t align,
+                   ChunkKernel<double> kernel);
 
 // std::reduce(par) / (par_unseq) over raw floats, shaped as a runtime for the registration.
 // TBB's partitioner chooses the leaves and joins them in float, so no split can be promised:
 // parts() says one, and the registration states the worst case, one float chain over n.
 struct StdReducePar {
+  using element_type = float;
   float operator()(const float* data, std::int64_t n) const { return std_reduce_par(data, n); }
   int threads() const noexcept { return pstl_threads(); }
   int parts(std::int64_t) const noexcept { return 1; }
 };
 
 struct StdReduceParUnseq {
+  using element_type = float;
   float operator()(const float* data, std::int64_t n) const { return std_reduce_par_unseq(data, n); }
   int threads() const noexcept { return pstl_threads(); }
   int parts(std::int64_t) const noexcept { return 1; }
 };
 
 template <auto Kernel>
+  requires std::is_same_v<PartialType<Kernel>, double>
 class StdPar {
  public:
+  using element_type = KernelInput<Kernel>;
+  static constexpr std::int64_t chunk_align = kChunkAlignOf<element_type>;
+
   explicit StdPar(std::int64_t min_block = kMinChunk) : min_block_(min_block) {}
 
-  double operator()(const float* data, std::int64_t n) const {
-    return pstl_reduce(data, n, min_block_, &as_chunk_kernel<Kernel>);
+  double operator()(const element_type* data, std::int64_t n) const {
+    return pstl_reduce(data, n, min_block_, chunk_align, &as_chunk_kernel<Kernel>);
   }
   int threads() const noexcept { return pstl_threads(); }
   int parts(std::int64_t n) const noexcept { return parts_for(n, kMaxPstlBlocks, min_block_); }

@@ -16,7 +16,7 @@ int pstl_threads() noexcept { return 1; }
 float std_reduce_par(const float*, std::int64_t) { throw std::logic_error(pstl_unavailable()); }
 float std_reduce_par_unseq(const float*, std::int64_t) { throw std::logic_error(pstl_unavailable()); }
 
-double pstl_reduce(const float*, std::int64_t, std::int64_t, ChunkKernel) {
+double pstl_reduce(const void*, std::int64_t, std::int64_t, std::int64_t, ChunkKernel<double>) {
   throw std::logic_error(pstl_unavailable());
 }
 

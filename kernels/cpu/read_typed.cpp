@@ -14,8 +14,7 @@
 #include "kernels/cpu/isa.hpp"
 #include "kernels/cpu/read_typed.hpp"
 
-// vcvtph2ps on 256-bit vectors is F16C, not AVX2 (typed_avx2.cpp).
-#define RB_TARGET_AVX2_F16C __attribute__((target("avx2,f16c")))
+// vcvtph2ps on 256-bit vectors is F16C, not AVX2 (isa.hpp: RB_TARGET_AVX2_F16C).
 
 namespace rb::cpu::detail {
 namespace {

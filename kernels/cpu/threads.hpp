@@ -23,37 +23,27 @@ template <class P>
 struct alignas(64) PartialOf {
   P value = 0;
 };
-using Partial = PartialOf<double>;
 
-// The sum of data[0, n) on `pool`, one chunk per thread (partials.size() >= pool.size()).
-double pool_reduce(ThreadPool& pool, std::vector<Partial>& partials, const float* data,
-                   std::int64_t n, std::int64_t min_chunk, ChunkKernel kernel) noexcept;
-
-// The same for a typed kernel, its element type erased (parallel.hpp): chunks of `align` elements.
-double pool_reduce_erased(ThreadPool& pool, std::vector<PartialOf<double>>& partials, const void* data,
-                          std::int64_t n, std::int64_t min_chunk, std::int64_t align,
-                          ErasedChunk<double> kernel) noexcept;
-std::int64_t pool_reduce_erased(ThreadPool& pool, std::vector<PartialOf<std::int64_t>>& partials,
-                                const void* data, std::int64_t n, std::int64_t min_chunk, std::int64_t align,
-                                ErasedChunk<std::int64_t> kernel) noexcept;
+// The sum of data[0, n) on `pool`, one chunk of `align`-element multiples per thread
+// (partials.size() >= pool.size()), the kernel's element type erased (parallel.hpp).
+double pool_reduce(ThreadPool& pool, std::vector<PartialOf<double>>& partials, const void* data, std::int64_t n,
+                   std::int64_t min_chunk, std::int64_t align, ChunkKernel<double> kernel) noexcept;
+std::int64_t pool_reduce(ThreadPool& pool, std::vector<PartialOf<std::int64_t>>& partials, const void* data,
+                         std::int64_t n, std::int64_t min_chunk, std::int64_t align,
+                         ChunkKernel<std::int64_t> kernel) noexcept;
 
 template <auto Kernel>
 class Threads {
  public:
   using element_type = KernelInput<Kernel>;
   using result_type = PartialType<Kernel>;  // double, or int64 for an integer kernel
-  static constexpr std::int64_t chunk_align =
-      std::is_same_v<element_type, float> ? kChunkAlign : kChunkAlignOf<element_type>;
+  static constexpr std::int64_t chunk_align = kChunkAlignOf<element_type>;
 
   explicit Threads(int threads = default_thread_count(), std::int64_t min_chunk = kMinChunk)
       : pool_(threads), partials_(static_cast<std::size_t>(pool_.size())), min_chunk_(min_chunk) {}
 
   result_type operator()(const element_type* data, std::int64_t n) noexcept {
-    if constexpr (std::is_same_v<element_type, float>) {
-      return pool_reduce(pool_, partials_, data, n, min_chunk_, &as_chunk_kernel<Kernel>);
-    } else {
-      return pool_reduce_erased(pool_, partials_, data, n, min_chunk_, chunk_align, &as_erased_chunk<Kernel>);
-    }
+    return pool_reduce(pool_, partials_, data, n, min_chunk_, chunk_align, &as_chunk_kernel<Kernel>);
   }
   int threads() const noexcept { return pool_.size(); }
   int parts(std::int64_t n) const noexcept { return parts_for(n, pool_.size(), min_chunk_); }

@@ -15,7 +15,7 @@
 
 #include "bench/cpu/backend.hpp"
 #include "bench/element.hpp"
-#include "kernels/cpu/typed.hpp"
+#include "kernels/cpu/accumulate.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/run_cases.hpp"
 

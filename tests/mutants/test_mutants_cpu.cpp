@@ -49,6 +49,7 @@ float drop_group(const float* x, std::int64_t n) noexcept {
 
 // A chunked runtime (parallel.hpp's split into 4) whose loop stops one chunk short.
 struct DropLastChunk {
+  using element_type = float;
   double operator()(const float* x, std::int64_t n) const {
     const int parts = this->parts(n);
     double sum = 0;

@@ -5,7 +5,7 @@
 namespace {
 
 using rb::cpu::chunk;
-using rb::cpu::kChunkAlign;
+constexpr std::int64_t kChunkAlign = rb::cpu::kChunkAlignOf<float>;
 using rb::cpu::parts_for;
 
 TEST(Parallel, ChunksTileTheRangeOnAlignedBoundaries) {

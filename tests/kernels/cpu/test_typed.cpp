@@ -1,6 +1,7 @@
-// The typed kernels (kernels/cpu/typed.hpp), each against the structure it states there: a float
-// or double result must be within gamma(ceil(n/L) + T + log2 L) sum|x| of an fp64 reference over
-// rb::widen of the stored values (plus that reference's own rounding); an int64 result is exact.
+// The kernels of the element types other than f32 (kernels/cpu/avx2.hpp, avx512.hpp,
+// accumulate.hpp), each against the structure it states there: a float or double result must be
+// within gamma(ceil(n/L) + T + log2 L) sum|x| of an fp64 reference over rb::widen of the stored
+// values (plus that reference's own rounding); an int64 result is exact.
 // ctest names say which kernel ran, e.g. Typed/TypedF16.LargeOddSizes/avx2_f16.
 #include <gtest/gtest.h>
 
@@ -17,7 +18,9 @@
 
 #include "common/dtype.hpp"
 #include "kernels/cpu/isa.hpp"
-#include "kernels/cpu/typed.hpp"
+#include "kernels/cpu/accumulate.hpp"
+#include "kernels/cpu/avx2.hpp"
+#include "kernels/cpu/avx512.hpp"
 #include "tests/kernels/cpu/sum_checks.hpp"
 #include "tests/kernels/cpu/typed_data.hpp"
 
@@ -30,7 +33,8 @@ constexpr std::int64_t kEverySizeMax = 4099;  // every tail length of every kern
 constexpr std::int64_t kLargeSizes[] = {1'000'003, (std::int64_t{1} << 22) + 1};
 constexpr int kPad = 64;  // nonzero data past every range: an over-read changes the sum
 
-// typed.hpp's statement for one kernel: L lanes, chains of at most ceil(n/L) + T additions.
+// The statement of avx2.hpp, avx512.hpp or accumulate.hpp for one kernel: L lanes, chains of at
+// most ceil(n/L) + T additions.
 struct Stated {
   int lanes;
   int tail;
@@ -258,7 +262,7 @@ using rb::bf16;
 using rb::f16;
 namespace cpu = rb::cpu;
 
-// Stated: typed.hpp's table. T = 0 for the serial kernels: their chain is n.
+// Stated: the tables of avx2.hpp and avx512.hpp. T = 0 for the serial kernels: their chain is n.
 const Kernel<double> kAccF64{"accumulate_f64in", call<double, cpu::accumulate_f64in>, {1, 0}, can_run};
 const Kernel<double> kAvx2F64{"avx2_f64in", call<double, cpu::avx2_f64in>, {16, 3}, need_avx2};
 const Kernel<double> kAvx512F64{"avx512_f64in", call<double, cpu::avx512_f64in>, {32, 3}, need_avx512};
@@ -268,7 +272,7 @@ const Kernel<f16> kAvx512F16{"avx512_f16", call<f16, cpu::avx512_f16>, {64, 3}, 
 const Kernel<bf16> kAccBf16{"accumulate_bf16", call<bf16, cpu::accumulate_bf16>, {1, 0}, can_run};
 const Kernel<bf16> kAvx2Bf16{"avx2_bf16", call<bf16, cpu::avx2_bf16>, {32, 3}, need_avx2};
 const Kernel<bf16> kAvx512Bf16{"avx512_bf16", call<bf16, cpu::avx512_bf16>, {64, 3}, need_avx512};
-// Two elements per lane per instruction: 128 lanes whose chains are ceil(n/128) + 14 (typed.hpp).
+// Two elements per lane per instruction: 128 lanes whose chains are ceil(n/128) + 14 (avx512.hpp).
 const Kernel<bf16> kAvx512Bf16Dp{"avx512_bf16dp", call<bf16, cpu::avx512_bf16dp>, {128, 14}, need_avx512_bf16};
 // Exact in any order: the lanes do not enter a bound.
 const Kernel<std::int32_t> kAccI32{"accumulate_i32", call<std::int32_t, cpu::accumulate_i32>, {1, 0}, can_run};

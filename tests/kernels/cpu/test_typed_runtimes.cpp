@@ -26,7 +26,8 @@
 #include "kernels/cpu/read.hpp"
 #include "kernels/cpu/read_typed.hpp"
 #include "kernels/cpu/threads.hpp"
-#include "kernels/cpu/typed.hpp"
+#include "kernels/cpu/avx2.hpp"
+#include "kernels/cpu/avx512.hpp"
 #include "tests/kernels/cpu/sum_checks.hpp"
 #include "tests/kernels/cpu/typed_data.hpp"
 
@@ -46,7 +47,7 @@ constexpr std::int64_t kEverySizeMax = 2100;  // every tail of every kernel in c
 constexpr std::int64_t kLargeSizes[] = {1'000'003, (std::int64_t{1} << 22) + 1};
 constexpr int kPad = 64;  // nonzero data past every range: an over-read changes the sum
 
-// The serial kernel's statement (typed.hpp, read.hpp): L lanes, chains of at most ceil(n/L) + T.
+// The serial kernel's statement (avx2.hpp, avx512.hpp, read.hpp): L lanes, chains of at most ceil(n/L) + T.
 struct Stated {
   int lanes;
   int tail;
@@ -282,7 +283,7 @@ class TypedRuntimeTest : public ::testing::TestWithParam<Def<T>> {
   TEST_P(Suite, IsTheKernelOverAlignedChunks) { expect_chunk_sums(runner()); }                        \
   TEST_P(Suite, RepeatableAsPromised) { expect_repeatable(runner()); }
 
-// Stated: typed.hpp's and read.hpp's tables (read: 64 lanes of at most ceil(n/64) additions).
+// Stated: the tables of avx2.hpp, avx512.hpp and read.hpp (read: 64 lanes of at most ceil(n/64) additions).
 const Def<double> kReadF64{"read_f64in", {64, 0}, can_run, serial<double, cpu::read_f64in>};
 const Def<double> kThreadsReadF64{"threads_read_f64in", {64, 0}, can_run, on_threads<double, cpu::read_f64in>};
 const Def<double> kThreadsAvx2F64{"threads_avx2_f64in", {16, 3}, need_avx2, on_threads<double, cpu::avx2_f64in>};
@@ -499,7 +500,7 @@ TEST(ReadTyped, DefaultPoolSplitsLargeInputs) {
   EXPECT_EQ(pool(x.data(), n), static_cast<double>(exact_sum(x.data(), n)));
 }
 
-// ---- avx512_bf16dp: the instruction's semantics, as typed.hpp states them ----
+// ---- avx512_bf16dp: the instruction's semantics, as avx512.hpp states them ----
 
 class Bf16Dp : public ::testing::Test {
  protected:

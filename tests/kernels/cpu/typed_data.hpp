@@ -1,7 +1,7 @@
 #pragma once
-// Data and references for the typed kernels (kernels/cpu/typed.hpp, read.hpp) and the runtimes over
-// them, shared by test_typed.cpp and test_typed_runtimes.cpp. Every reference is an fp64 sum over
-// rb::widen of the values as stored.
+// Data and references for the kernels of the element types other than f32 (kernels/cpu/avx2.hpp,
+// avx512.hpp, accumulate.hpp, read.hpp) and the runtimes over them, shared by test_typed.cpp and
+// test_typed_runtimes.cpp. Every reference is an fp64 sum over rb::widen of the values as stored.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// avx512_bf16dp (typed.hpp): bf16 summed by vdpbf16ps against a vector of bf16 ones. One
+// avx512_bf16dp (avx512.hpp): bf16 summed by vdpbf16ps against a vector of bf16 ones. One
 // instruction per 32 elements, where avx512_bf16 needs a widen, a shift and an add per 16.
 //
 // What vdpbf16ps does (its instruction-set reference; tests/kernels/cpu check it): lane j of the
@@ -16,7 +16,7 @@
 #include <cstring>
 
 #include "kernels/cpu/isa.hpp"
-#include "kernels/cpu/typed.hpp"
+#include "kernels/cpu/avx512.hpp"
 
 namespace rb::cpu {
 namespace {
