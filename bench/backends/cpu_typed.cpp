@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/backends/cpu_isa.hpp"
 #include "bench/backends/cpu_runtime.hpp"
 #include "bench/cpu/backend.hpp"
-#include "kernels/cpu/isa.hpp"
 #include "kernels/cpu/openmp.hpp"
 #include "kernels/cpu/read.hpp"
 #include "kernels/cpu/threads.hpp"
@@ -32,18 +32,6 @@ namespace {
 using A = Accumulator;
 using rb::cpu::OpenMP;
 using rb::cpu::Threads;
-
-std::string no_avx2(bool f16) {
-  if (!rb::cpu::has_avx2()) return "CPU lacks AVX2";
-  return f16 && !rb::cpu::has_f16c() ? "CPU lacks F16C" : "";
-}
-std::string no_avx512() { return rb::cpu::has_avx512f() ? "" : "CPU lacks AVX-512F"; }
-std::string no_avx512_bf16() {
-  if (!rb::cpu::has_avx512f()) return "CPU lacks AVX-512F";
-  return rb::cpu::has_avx512_bf16() ? "" : "CPU lacks AVX512_BF16 (vdpbf16ps)";
-}
-// The first non-empty reason, or empty when every requirement is met.
-std::string unless(const std::string& a, const std::string& b) { return a.empty() ? b : a; }
 
 // The rows of one type: the kernels' accumulator and their lanes (kernels/cpu/avx2.hpp, avx512.hpp, read.hpp).
 template <auto Scalar, auto Avx2, auto Avx512, auto Read>
