@@ -4,8 +4,9 @@
 usage: accuracy_table.py SWEEP.json [SWEEP.json ...] [--out FILE.md]
 
 Per backend: the stated bound (rel_tol, relative to sum|x|) at 2^20 and at the largest n that has
-one (a rel_tol of 1 or more, written by builds before 2026-11-30's rule, counts as no bound, as
-reduce_bench now reports it); over each file (one per input distribution, named by its context's "input"), the largest
+one, with that n: not the sweep's largest n, where a long float chain has no bound (a rel_tol of 1
+or more, written by builds before 2026-11-30's rule, counts as no bound, as reduce_bench now
+reports it); over each file (one per input distribution, named by its context's "input"), the largest
 rel_err / rel_tol, the rows without a bound (a float chain of 2^24 or more: accuracy unchecked),
 and the rows whose exact check passed. The table follows a line naming the command that made it.
 Reads the JSON (or .json.gz) through bench_json.py.
@@ -42,7 +43,7 @@ def table(files, command=None):
     backends = []
     for _, rows in sweeps:
         backends += [b for b in rows if b not in backends]
-    head = ["backend", "bound at 2^20", "bound at largest n"]
+    head = ["backend", "bound at 2^20", "bound at the largest n with one"]
     for label, _ in sweeps:
         words = label.replace("synthetic ", "").split()
         head.append("max rel_err / bound, " + (words[0] if words else "?"))

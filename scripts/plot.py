@@ -4,7 +4,8 @@
 usage: plot.py SWEEP.json [SWEEP.json ...] [--out-dir DIR] [--mode cold|hot|both]
                [--backends REGEX] [--no-png]
 
-Writes, per mode (cold = L2 flushed before each sample, hot = L2-resident):
+Writes, per mode (cold = L2 flushed before each sample, hot = not flushed: L2-resident only
+while the input fits in L2):
   bandwidth_<mode>.png       GB/s vs n, one line per backend, with the ref/read ceiling and the
                              theoretical peak (context gpu_peak_bandwidth_GBps) where present;
   speedup_vs_cub_<mode>.png  cub time / backend time per n (> 1: faster than cub);
@@ -25,9 +26,11 @@ has only aggregates). Several files are pooled: the same benchmark in two files 
 repetitions. --backends selects the backends drawn and tabulated; cub (the speed-up baseline)
 and ref/read (the ceiling) are used as references even when the regex leaves them out.
 
-The charts need matplotlib; the summary needs only the standard library. Without matplotlib the
-summary is still written and the exit status is 3. Exit status: 0 done, 2 bad input, 3 PNGs not
-written (matplotlib missing).
+The charts need matplotlib; the summary needs only the standard library. Where this interpreter
+lacks matplotlib the script runs again under /usr/bin/python3 when that one has it (Debian: apt
+install python3-matplotlib); where neither has it, the summary is still written, the message names
+the package and the exit status is 3. Exit status: 0 done, 2 bad input, 3 PNGs not written
+(matplotlib missing).
 """
 import argparse
 import math
@@ -38,6 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from bench_json import BadInput, load, parse_name, stamp  # noqa: E402
+from interpreter import require  # noqa: E402  (a python3 with matplotlib: this one or /usr/bin/python3)
 from formatting import fmt_n_long, fmt_ratio, fmt_us, md_table  # noqa: E402
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_NO_MATPLOTLIB = 0, 2, 3
@@ -67,6 +71,7 @@ class Sweep:
         self.gpus = []          # distinct context "gpu" values
         self.hosts = []         # distinct context "host_name" values
         self.peak_gbps = None   # context gpu_peak_bandwidth_GBps (first file that has one)
+        self.l2_bytes = None    # context gpu_l2_bytes (first file that has one)
         self.files = []
 
     def backends(self, mode):
@@ -102,6 +107,12 @@ def read_sweeps(paths):
             try:
                 peak = float(context.get("gpu_peak_bandwidth_GBps", ""))
                 sweep.peak_gbps = peak if peak > 0 else None
+            except (TypeError, ValueError):
+                pass
+        if sweep.l2_bytes is None:
+            try:
+                l2 = int(context.get("gpu_l2_bytes", ""))
+                sweep.l2_bytes = l2 if l2 > 0 else None
             except (TypeError, ValueError):
                 pass
         for name, b in benches.items():
@@ -396,6 +407,15 @@ def series_styles(fig):
     return out
 
 
+def hot_text(sweep):
+    """The hot mode in a subtitle: the input stays cached only while it fits (60 MiB of L2 on the
+    H200: 2^23 floats and below), and the hot charts go on to 2^31."""
+    if sweep.l2_bytes:
+        return "hot (not flushed: L2-resident only while the input fits in the {:g} MiB L2)".format(
+            sweep.l2_bytes / 2 ** 20)
+    return "hot (not flushed: cache-resident only while the input fits in cache)"
+
+
 def build_charts(sweep, modes, selected):
     """[(file name, matplotlib Figure)] for the modes: the caller saves and closes them."""
     import matplotlib
@@ -459,7 +479,7 @@ def build_charts(sweep, modes, selected):
         if not backends:
             continue
         sizes = sweep.sizes(mode)
-        mode_text = "cold (L2 flushed before each sample)" if mode == "cold" else "hot (cache-resident)"
+        mode_text = "cold (L2 flushed before each sample)" if mode == "cold" else hot_text(sweep)
         subtitle = "{}, {}, {}".format(gpu, mode_text, "median of " + reps if reps != "1 repetition"
                                         else "one run each (no repetitions)")
 
@@ -591,6 +611,8 @@ def main(argv=None):
                     help="draw and tabulate only backends matching (re.search), e.g. '^(cub|cuda/)'")
     ap.add_argument("--no-png", action="store_true", help="write summary.md only (no matplotlib needed)")
     args = ap.parse_args(argv)
+    # Before anything is written: it may run this script again under an interpreter that has it.
+    no_matplotlib = None if args.no_png else require(["matplotlib"], "plot.py", argv)
     try:
         backend_re = re.compile(args.backends) if args.backends else None
     except re.error as e:
@@ -622,16 +644,11 @@ def main(argv=None):
                          "no % of ceiling chart".format(CEILING, mode))
     status = EXIT_OK
     written = []
-    if not args.no_png:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError as e:
-            notes.append("charts not drawn: matplotlib is not importable by {} ({})".format(sys.executable, e))
-            print("plot.py: matplotlib missing for {}: only summary.md is written (try /usr/bin/python3)"
-                  .format(sys.executable), file=sys.stderr)
-            status = EXIT_NO_MATPLOTLIB
-        else:
-            written = make_charts(sweep, modes, selected, args.out_dir, notes)
+    if no_matplotlib:
+        notes.append("charts not drawn: " + no_matplotlib.split(": ", 1)[1])  # printed below
+        status = EXIT_NO_MATPLOTLIB
+    elif not args.no_png:
+        written = make_charts(sweep, modes, selected, args.out_dir, notes)
     path = os.path.join(args.out_dir, "summary.md")
     with open(path, "w", encoding="utf-8") as f:
         f.write(summary(sweep, modes, selected, notes, stamp("plot.py", argv)))

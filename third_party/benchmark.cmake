@@ -4,12 +4,14 @@
 # Where the source comes from (RB_BENCHMARK):
 #   empty (default)  third_party/deps/benchmark-v<version>.tar.gz when it is there (machines
 #                    without a network: copy the archive there, as .ci/run does), else the
-#                    upstream tag through git
+#                    upstream tag through git; where git cannot reach it, configure stops and
+#                    says which archive to put where
 #   <file>           a source archive of the release (a `git archive` of the tag), checked
 #                    against RB_BENCHMARK_SHA256 (empty: not checked)
 #   <directory>      an unpacked source tree of it
 #   system           an installed copy (find_package), only if at least RB_BENCHMARK_MIN_SYSTEM
 include(FetchContent)
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/GitRemote.cmake)
 set(RB_BENCHMARK "" CACHE STRING
     "Google Benchmark source: empty (pinned release), an archive, a source directory, or 'system'")
 set(RB_BENCHMARK_SHA256 "${RB_BENCHMARK_PINNED_SHA256}" CACHE STRING
@@ -43,7 +45,27 @@ else()
 endif()
 if(_rb_gb STREQUAL "")
   set(RB_BENCHMARK_SOURCE "git tag v${RB_BENCHMARK_VERSION}")
-  FetchContent_Declare(googlebenchmark GIT_REPOSITORY https://github.com/google/benchmark.git
+  rb_fetch_source_present(_rb_gb_present googlebenchmark)
+  if(NOT _rb_gb_present)
+    rb_git_remote_error(_rb_gb_error ${RB_BENCHMARK_GIT_URL} v${RB_BENCHMARK_VERSION})
+    if(_rb_gb_error)
+      cmake_path(RELATIVE_PATH _rb_gb_archive BASE_DIRECTORY "${PROJECT_SOURCE_DIR}" OUTPUT_VARIABLE _rb_gb_rel)
+      message(FATAL_ERROR
+        "reduce-bench: Google Benchmark ${RB_BENCHMARK_VERSION} cannot be fetched: ${_rb_gb_error}; and "
+        "${_rb_gb_rel} is not there.\n"
+        "Without a network, copy the release's source archive to ${_rb_gb_archive} "
+        "(SHA-256 ${RB_BENCHMARK_PINNED_SHA256}). It is a "
+        "`git archive` of the tag, made where there is a network:\n"
+        "  git clone -b v${RB_BENCHMARK_VERSION} ${RB_BENCHMARK_GIT_URL} benchmark && git -C benchmark archive "
+        "--format=tar.gz --prefix=benchmark-${RB_BENCHMARK_VERSION}/ -o benchmark-v${RB_BENCHMARK_VERSION}.tar.gz "
+        "v${RB_BENCHMARK_VERSION}\n"
+        "Or name another source of that release: -DRB_BENCHMARK=<archive or source directory> (with "
+        "-DRB_BENCHMARK_SHA256= for GitHub's own archive, "
+        "https://github.com/google/benchmark/archive/refs/tags/v${RB_BENCHMARK_VERSION}.tar.gz), or "
+        "-DRB_BENCHMARK=system for an installed ${RB_BENCHMARK_MIN_SYSTEM} or newer. See third_party/README.md.")
+    endif()
+  endif()
+  FetchContent_Declare(googlebenchmark GIT_REPOSITORY ${RB_BENCHMARK_GIT_URL}
                        GIT_TAG v${RB_BENCHMARK_VERSION} GIT_SHALLOW TRUE)
 elseif(IS_DIRECTORY "${_rb_gb}")
   set(RB_BENCHMARK_SOURCE "${_rb_gb}")
