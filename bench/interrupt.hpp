@@ -7,6 +7,7 @@
 // restores the default action of both signals, so a second one kills at once.
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ int interrupt_signal() noexcept;
 // A benchmark's entry once interrupted: skips it with "skipped: not run: interrupted by SIG..."
 // (bench_json.py and the exit status read the prefix as a skip) and counts it for the closing line.
 void skip_interrupted(benchmark::State& state, const std::string& name);
+
+// How many benchmarks skip_interrupted skipped: the closing summary counts them among the skipped.
+std::size_t not_run_count();
 
 // The closing line of an interrupted run on stderr, and its exit status: kExitFailed when a
 // benchmark that ran failed (`status`), else kExitInterrupted. `status` unchanged when no signal came.
