@@ -4,8 +4,8 @@
 // The first SIGINT or SIGTERM only sets a flag: the sampling loop (bench/measure.cpp) ends the
 // benchmark running, every later benchmark is skipped at its entry (bench/registry.cpp), and
 // Google Benchmark still closes the --benchmark_out JSON over what was measured. The handler
-// restores the default action of both signals, so a second one kills at once (after
-// bench/output_file.cpp's handler, chained before it, has saved the JSON's finished rows).
+// restores the default action of both signals, so a second one kills at once (once
+// bench/output_file.cpp's handler, installed over this one, has saved the JSON's finished rows).
 #include <benchmark/benchmark.h>
 
 #include <cstddef>

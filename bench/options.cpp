@@ -1,6 +1,7 @@
 #include "bench/options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <string_view>
@@ -269,6 +270,12 @@ const Flag* match(std::string_view arg, std::string& value) {
   return nullptr;
 }
 
+std::string lowered(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 // Google Benchmark's flags that reduce_bench reads too; they stay in argv for Google Benchmark.
 void note_benchmark_flag(std::string_view arg, Options& o) {
   if (is_flag(arg, "--benchmark_min_time")) o.user_min_time = true;
@@ -278,7 +285,10 @@ void note_benchmark_flag(std::string_view arg, Options& o) {
   if (arg.starts_with("--benchmark_repetitions=")) {
     o.repetitions = std::max(1, std::atoi(std::string(arg.substr(24)).c_str()));
   }
-  if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true") o.list_tests = true;
+  // Any true value bench/benchmark_flags.cpp lets through, as Google Benchmark reads it.
+  for (const char* yes : {"", "=true", "=yes", "=on", "=1"}) {
+    if (lowered(arg) == std::string("--benchmark_list_tests") + yes) o.list_tests = true;
+  }
 }
 
 }  // namespace

@@ -226,6 +226,10 @@ TEST(Options, GoogleBenchmarksBadValuesAreUsageErrors) {
     EXPECT_STREQ(e.what(), "invalid --benchmark_out_format 'xml': expected console, json or csv");
   }
   EXPECT_THROW(Argv({"--benchmark_repetitions=abc"}).parse(), UsageError);
+  for (const char* yes : {"--benchmark_list_tests", "--benchmark_list_tests=yes", "--benchmark_list_tests=1"}) {
+    EXPECT_TRUE(Argv({yes}).parse().list_tests) << yes;
+  }
+  EXPECT_FALSE(Argv({"--benchmark_list_tests=false"}).parse().list_tests);
 }
 
 // The diagnostics are flags like any other: parsed, bounded, and absent means the measured default.
