@@ -80,7 +80,8 @@ bool save_rows() noexcept {
 // The second signal's line, async-signal-safe: what stopped the run and what the file holds.
 void say_stopped(int sig, bool had_temp, bool saved) noexcept {
   const auto say = [](const char* text) { write_all(STDERR_FILENO, text, std::strlen(text)); };
-  say(sig == SIGINT ? "\nreduce_bench: second SIGINT: stopped" : "\nreduce_bench: second SIGTERM: stopped");
+  say(interrupted() ? "\nreduce_bench: second " : "\nreduce_bench: ");
+  say(sig == SIGINT ? "SIGINT: stopped" : "SIGTERM: stopped");
   if (had_temp && g_target[0] != '\0') {
     say("; ");
     say(g_target);
@@ -125,7 +126,8 @@ void handle(int sig, void (*handler)(int)) {
 }
 
 // The first signal goes to interrupt.cpp's handler (which restores the default actions); the
-// second, or one that would kill anyway, removes the temporary and is raised again to kill.
+// second, or one that would kill anyway, saves the rows reported so far, removes the temporary,
+// says what the file holds and is raised again to kill.
 extern "C" void on_signal(int sig) {
   const int saved_errno = errno;
   void (*const chained)(int) = g_chained[sig == SIGINT ? 0 : 1].sa_handler;
