@@ -26,6 +26,12 @@ double counter(const benchmark::BenchmarkReporter::Run& r, const char* key, doub
   return it == r.counters.end() ? otherwise : it->second.value;
 }
 
+// The JSON's skip and error messages begin with "skipped: " or "error: " (scripts read that);
+// after the console's SKIPPED or ERROR the word would be said twice.
+std::string unprefixed(const std::string& message, std::string_view prefix) {
+  return message.starts_with(prefix) ? message.substr(prefix.size()) : message;
+}
+
 std::string shown_name(std::string name) {
   if (const auto at = name.find(kSuffix); at != std::string::npos) name.erase(at, kSuffix.size());
   return name;
@@ -84,7 +90,8 @@ class Table final : public benchmark::BenchmarkReporter {
   bool ReportContext(const Context& c) override {
     std::ostream& out = GetOutputStream();
     const std::string build = context_value("build_type");
-    std::string line = "reduce_bench " + context_value("reduce_bench_version") +
+    const char* exe = Context::executable_name ? Context::executable_name : "reduce_bench";
+    std::string line = program_and_version(exe, context_value("reduce_bench_version")) +
                        (build.empty() ? "" : " (" + build + ")") + ", Google Benchmark " +
                        benchmark::GetBenchmarkVersion() + " on " + c.sys_info.name + ": " +
                        std::to_string(c.cpu_info.num_cpus) + " CPUs" +
@@ -122,8 +129,12 @@ class Table final : public benchmark::BenchmarkReporter {
  private:
   std::string row(const Run& r) const {
     const std::string name = printf_string("%-*s", name_width_, shown_name(r.benchmark_name()).c_str());
-    if (r.skipped == benchmark::internal::SkippedWithError) return name + " ERROR: " + r.skip_message;
-    if (r.skipped != benchmark::internal::NotSkipped) return name + " SKIPPED: " + r.skip_message;
+    if (r.skipped == benchmark::internal::SkippedWithError) {
+      return name + " ERROR: " + unprefixed(r.skip_message, "error: ");
+    }
+    if (r.skipped != benchmark::internal::NotSkipped) {
+      return name + " SKIPPED: " + unprefixed(r.skip_message, "skipped: ");
+    }
     const double seconds = r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit);
     if (r.run_type == Run::RT_Aggregate && r.aggregate_unit == benchmark::kPercentage) {
       // A ratio, not a time: Google Benchmark keeps it unscaled in real_accumulated_time.
@@ -134,11 +145,12 @@ class Table final : public benchmark::BenchmarkReporter {
     line += std::isnan(gbps) ? std::string(11, ' ') : printf_string(" %10.2f", gbps);
     line += std::isnan(peak) ? std::string(8, ' ') : printf_string(" %6.1f%%", peak);
     if (r.run_type == Run::RT_Aggregate) return line;
-    // A sampled row without a precision counter had no interval (fewer than 6 effective samples).
+    // A sampled row without a precision counter had no interval (fewer than 6 effective samples);
+    // a row short of its target shows "-*" even without a samples counter: the mark is never blank.
     const double samples = counter(r, "samples");
     double precision = counter(r, "precision");
-    if (std::isnan(precision) && !std::isnan(samples)) precision = INFINITY;
     const bool short_of = counter(r, "target_met", 1) == 0 || counter(r, "contended") == 1;
+    if (std::isnan(precision) && (!std::isnan(samples) || short_of)) precision = INFINITY;
     line += std::isnan(precision) ? std::string(9, ' ')
             : std::isinf(precision) || precision >= 10
                 ? printf_string(" %7s%c", std::isinf(precision) ? "-" : ">999%", short_of ? '*' : ' ')
@@ -155,6 +167,13 @@ class Table final : public benchmark::BenchmarkReporter {
 std::string fit(const std::string& line, std::size_t width) {
   if (line.size() <= width) return line;
   return line.substr(0, width - 3) + "...";
+}
+
+std::string program_and_version(std::string_view argv0, std::string_view version) {
+  const std::size_t slash = argv0.rfind('/');
+  const std::string_view name = slash == std::string_view::npos ? argv0 : argv0.substr(slash + 1);
+  const std::string harness = "reduce_bench " + std::string(version);
+  return name.empty() || name == "reduce_bench" ? harness : std::string(name) + " with " + harness;
 }
 
 std::string format_time(double seconds) {

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace rb::bench {
 
@@ -23,6 +24,10 @@ std::unique_ptr<benchmark::BenchmarkReporter> make_console_reporter(bool user_co
 
 // `line` cut to `width` characters, ending in "..." when cut (the console prints ASCII only).
 std::string fit(const std::string& line, std::size_t width = kConsoleWidth);
+
+// The executable running (argv[0]'s last component) and the harness it is built on:
+// "reduce_bench 0.1.0", or "my_bench with reduce_bench 0.1.0" for a bench of one's own.
+std::string program_and_version(std::string_view argv0, std::string_view version);
 
 // A time in seconds with three or four significant digits and a unit of its own (ns, us, ms, s).
 std::string format_time(double seconds);

@@ -73,6 +73,8 @@ void skip_interrupted(benchmark::State& state, const std::string& name) {
   state.SkipWithMessage(message);
 }
 
+std::size_t not_run_count() { return not_run().size(); }
+
 int finish_interrupted(int status) {
   if (!interrupted()) return status;
   std::fprintf(stderr,

@@ -4,9 +4,11 @@
 // The first SIGINT or SIGTERM only sets a flag: the sampling loop (bench/measure.cpp) ends the
 // benchmark running, every later benchmark is skipped at its entry (bench/registry.cpp), and
 // Google Benchmark still closes the --benchmark_out JSON over what was measured. The handler
-// restores the default action of both signals, so a second one kills at once.
+// restores the default action of both signals, so a second one kills at once (once
+// bench/output_file.cpp's handler, installed over this one, has saved the JSON's finished rows).
 #include <benchmark/benchmark.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,9 @@ int interrupt_signal() noexcept;
 // A benchmark's entry once interrupted: skips it with "skipped: not run: interrupted by SIG..."
 // (bench_json.py and the exit status read the prefix as a skip) and counts it for the closing line.
 void skip_interrupted(benchmark::State& state, const std::string& name);
+
+// How many benchmarks skip_interrupted skipped: the closing summary counts them among the skipped.
+std::size_t not_run_count();
 
 // The closing line of an interrupted run on stderr, and its exit status: kExitFailed when a
 // benchmark that ran failed (`status`), else kExitInterrupted. `status` unchanged when no signal came.

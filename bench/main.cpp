@@ -5,7 +5,9 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <set>
 #include <string>
@@ -14,6 +16,7 @@
 #include "bench/agreement.hpp"
 #include "bench/ceiling.hpp"
 #include "bench/console.hpp"
+#include "bench/element.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/interrupt.hpp"
 #include "bench/measure.hpp"
@@ -21,6 +24,7 @@
 #include "bench/options.hpp"
 #include "bench/output_file.hpp"
 #include "bench/progress.hpp"
+#include "bench/registration.hpp"
 #include "bench/registry.hpp"
 #include "bench/repetitions.hpp"
 #include "bench/run_context.hpp"
@@ -49,15 +53,56 @@ bool for_want_of_gpu(const BackendEntry& e, const std::string& gpu_why_not) {
   return !gpu_why_not.empty() && e.unavailable.starts_with(gpu_why_not);
 }
 
-// One line a backend: its name, its determinism promise (bench/determinism.hpp), availability.
-void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
-  if (!gpu_why_not.empty()) std::printf("GPU backends: unavailable: %s\n", gpu_why_not.c_str());
+// Whether the missing GPU is worth a line: when some backend is unavailable for want of it, or when
+// this build has no GPU layer at all (bench/gpu/none.cpp's reason), which is why none is registered.
+// A bench whose backends all run on the CPU (a user's, examples/custom_backend) on a machine
+// without a usable GPU has nothing to say about GPUs.
+bool misses_gpu(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
+  return gpu_why_not.starts_with("GPU backends not built") ||
+         std::any_of(entries.begin(), entries.end(),
+                     [&](const BackendEntry& e) { return for_want_of_gpu(e, gpu_why_not); });
+}
+
+// The backends registered for the element types --dtype left out, counted per type: "f64 (12)".
+std::string other_types(const Options& options) {
+  std::string out;
+  for (const Dtype d : parse_dtypes("all")) {
+    if (std::find(options.dtypes.begin(), options.dtypes.end(), d) != options.dtypes.end()) continue;
+    const std::size_t n = with_element_type(d, []<class T>() { return registered_defs<T>().size(); });
+    if (n > 0) out += (out.empty() ? "" : ", ") + std::string(dtype_name(d)) + " (" + std::to_string(n) + ")";
+  }
+  return out;
+}
+
+// One line a backend under a header: its name, its determinism promise (bench/determinism.hpp),
+// availability. Only --dtype's types are listed (f32 by default); a closing line names the others.
+void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not, const Options& options) {
+  if (misses_gpu(entries, gpu_why_not)) std::printf("GPU backends: unavailable: %s\n", gpu_why_not.c_str());
+  std::printf("%-32s %-15s %s\n", "backend", "determinism", "availability here");
   for (const auto& e : entries) {
     std::string why = e.unavailable;
     if (for_want_of_gpu(e, gpu_why_not)) why = std::string(kNoGpu) + why.substr(gpu_why_not.size());
     std::printf("%-32s %-15s %s\n", e.name.c_str(), std::string(determinism_name(e.determinism)).c_str(),
                 why.empty() ? "available" : ("unavailable: " + why).c_str());
   }
+  if (const std::string others = other_types(options); !others.empty()) {
+    std::printf("other element types: backends registered for %s; --dtype=all lists every type, "
+                "--dtype=<type> one\n", others.c_str());
+  }
+}
+
+// Whether the missing GPU is worth a line before a run: as misses_gpu says, and then only when the
+// filter selects a row that it keeps from running (or the build has no GPU layer).
+bool gpu_rows_selected(const std::vector<BackendEntry>& entries, const Options& options, const std::string& filter,
+                       const std::string& gpu_why_not) {
+  if (gpu_why_not.starts_with("GPU backends not built")) return true;
+  std::vector<BackendEntry> wanting;
+  for (const auto& e : entries) {
+    if (!for_want_of_gpu(e, gpu_why_not)) continue;
+    wanting.push_back(e);
+    wanting.back().unavailable.clear();  // as if it could run: would the filter pick it?
+  }
+  return !wanting.empty() && !select_cases(wanting, options, filter).empty();
 }
 
 // The available backends in sweep order ("backends") and the others with their reasons
@@ -76,7 +121,8 @@ void add_backend_context(const std::vector<BackendEntry>& entries) {
 }
 
 // The console's one line on what is missing here; the JSON and --list_backends say why.
-void note_unavailable(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
+// `gpu_said`: the missing GPU's line was printed above the table.
+void note_unavailable(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not, bool gpu_said) {
   int no_gpu = 0;
   std::string others;
   int other_count = 0;
@@ -92,12 +138,14 @@ void note_unavailable(const std::vector<BackendEntry>& entries, const std::strin
   if (no_gpu == 0 && other_count == 0) return;
   std::string line = "unavailable here:";
   if (no_gpu > 0)
-    line += " " + std::to_string(no_gpu) + " GPU backends (no usable GPU: above)" + (other_count ? ";" : "");
+    line += " " + std::to_string(no_gpu) + " GPU backends (no usable GPU" + (gpu_said ? ": above)" : ")") +
+            (other_count ? ";" : "");
   if (other_count > 0) line += " " + std::to_string(other_count) + " (" + others + ")";
   add_console_note(fit(line, kConsoleWidth - 26) + "; --list_backends says why");
 }
 
-void add_context(const Session& session, const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
+void add_context(const Session& session, const std::vector<BackendEntry>& entries, const std::string& gpu_why_not,
+                 bool gpu_said) {
   set_context("reduce_bench_version", RB_VERSION);
   set_context("build_type", RB_BUILD_TYPE);
   set_context("benchmark_source", RB_BENCHMARK_SOURCE);
@@ -146,7 +194,7 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   add_console_note(
       "verified: every call within its stated bound, and an exact check per backend and n (docs/methodology.md)");
   add_backend_context(entries);
-  note_unavailable(entries, gpu_why_not);
+  note_unavailable(entries, gpu_why_not, gpu_said);
   add_gpu_context();
 }
 
@@ -263,11 +311,14 @@ int summarize(const Session& session) {
     no_bound += o.accuracy == Check::no_bound;
     checked_calls += o.checked_calls;
   }
+  // The rows a signal kept from running are skipped rows too, in the JSON as here (bench/interrupt.hpp).
+  const auto not_run = static_cast<int>(not_run_count());
+  const std::string not_run_note = not_run > 0 ? " (" + std::to_string(not_run) + " not run: interrupted)" : "";
   std::fprintf(
       stderr,
-      "reduce_bench: %d measured: %d exact, %d within stated bound, %d without a bound; %d timing only, %d skipped, "
+      "reduce_bench: %d measured: %d exact, %d within stated bound, %d without a bound; %d timing only, %d skipped%s, "
       "%d failed\n",
-      measured + failed, exact, within, no_bound, timing_only, skipped, failed);
+      measured + failed, exact, within, no_bound, timing_only, skipped + not_run, not_run_note.c_str(), failed);
   std::fprintf(
       stderr,
       "reduce_bench: %lld calls checked (every timed call %s, calls on the input against the bound, exact-check "
@@ -285,6 +336,16 @@ int summarize(const Session& session) {
   return kExitOk;
 }
 
+// Whether the console table reached stdout: a full disk or a closed descriptor there fails every
+// write silently, as it did the --benchmark_out file's.
+bool console_written() {
+  errno = 0;
+  if (std::cout.flush() && std::fflush(stdout) == 0) return true;
+  std::fprintf(stderr, "reduce_bench: cannot write the console table to stdout%s%s\n", errno ? ": " : "",
+               errno ? std::strerror(errno) : "");
+  return false;
+}
+
 int run(int argc, char** argv) {
   Options options;
   try {
@@ -296,6 +357,10 @@ int run(int argc, char** argv) {
   if (options.help) {
     std::cout << usage() << "\nGoogle Benchmark flags:\n";
     benchmark::PrintDefaultHelp();
+    return kExitOk;
+  }
+  if (options.version) {
+    std::printf("%s\n", program_and_version(argv[0] ? argv[0] : "", RB_VERSION).c_str());
     return kExitOk;
   }
   std::vector<char*> args(argv, argv + argc);
@@ -329,12 +394,15 @@ int run(int argc, char** argv) {
   auto entries = registered_backends(session, gpu_why_not);
   keep_collective_rows(launch(), options.gpus_given, entries);
   if (options.list_backends) {
-    list_backends(entries, gpu_why_not);
+    list_backends(entries, gpu_why_not, options);
     return kExitOk;
   }
-  if (!gpu_why_not.empty()) std::fprintf(stderr, "reduce_bench: GPU benchmarks skipped: %s\n", gpu_why_not.c_str());
 
   const std::string filter = benchmark::GetBenchmarkFilter();
+  const bool gpu_said = gpu_rows_selected(entries, options, filter, gpu_why_not);
+  if (gpu_said) {
+    std::fprintf(stderr, "reduce_bench: GPU benchmarks skipped: %s\n", gpu_why_not.c_str());
+  }
   const auto cases = select_cases(entries, options, filter);
   if (cases.empty()) {
     std::fprintf(stderr, "reduce_bench: no available benchmark matches --benchmark_filter='%s' "
@@ -346,7 +414,7 @@ int run(int argc, char** argv) {
   session.select_sizes({sizes.begin(), sizes.end()});
   register_cases(cases, entries, options.compare_min_time);
 
-  if (!options.list_tests) add_context(session, entries, gpu_why_not);
+  if (!options.list_tests) add_context(session, entries, gpu_why_not, gpu_said);
   const std::int64_t twins = options.compare_min_time > 0 ? 2 : 1;
   Progress::get().start(twins * static_cast<std::int64_t>(cases.size()), options.repetitions,
                         !options.user_min_time && twins == 1);
@@ -360,25 +428,26 @@ int run(int argc, char** argv) {
   const OnWiden widen = [&](const std::string& name, double between) { session.widen(name, between); };
   const auto display = console ? widening_reporter(console.get(), target, widen) : nullptr;
   benchmark::JSONReporter json;
-  const auto file = !output.target().empty() && output.format() == "json"
-                        ? widening_reporter(&json, target, display ? OnWiden{} : widen)
-                        : nullptr;
+  const auto widened_json = !output.target().empty() && output.format() == "json"
+                                ? widening_reporter(&json, target, display ? OnWiden{} : widen)
+                                : nullptr;
+  const auto file = widened_json ? output.saving_rows(widened_json.get()) : nullptr;
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks(display.get(), file.get());
   Progress::get().finish();
   benchmark::Shutdown();
-  // A listing, or no benchmark, writes no rows: the file stays as it was. Else it must be whole.
-  if (options.list_tests || ran == 0) output.discard();
-  const bool written = options.list_tests || ran == 0 || output.commit();
   release_gpu();
+  // A listing, or no benchmark, writes no rows: the file stays as it was (the destructor discards).
   if (ran == 0) {
     std::fprintf(stderr, "reduce_bench: no benchmark ran for --benchmark_filter='%s'\n", filter.c_str());
     return kExitNoMatch;
   }
   if (options.list_tests) return kExitOk;
   // Interrupted before any benchmark recorded an outcome: no summary, only the closing line.
-  const int status =
-      finish_interrupted(interrupted() && session.outcomes().empty() ? kExitOk : summarize(session));
-  return status == kExitOk && !written ? kExitFailed : status;
+  const int status = interrupted() && session.outcomes().empty() ? kExitOk : summarize(session);
+  // After the summary, so that a file that could not be written is said last, not above it.
+  const bool written = output.commit() && console_written();
+  const int closing = finish_interrupted(status);
+  return closing == kExitOk && !written ? kExitFailed : closing;
 }
 
 }  // namespace

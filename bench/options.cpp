@@ -1,11 +1,13 @@
 #include "bench/options.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <string_view>
 #include <vector>
 
+#include "bench/benchmark_flags.hpp"
 #include "common/sizes.hpp"
 
 namespace rb::bench {
@@ -252,6 +254,8 @@ const std::vector<Flag>& flags() {
        "diagnostic: append every sample as name,run,index,ns,at_ns to FILE"},
       {"--list_backends", "", false, [](Options& o, const std::string&) { o.list_backends = true; },
        "list every backend, and why any is unavailable here, then exit"},
+      {"--version", "", false, [](Options& o, const std::string&) { o.version = true; },
+       "print the program's name and reduce_bench's version, then exit"},
       {"--help", "", false, [](Options& o, const std::string&) { o.help = true; }, "this text, then Google Benchmark's",
        "-h"},
   };
@@ -266,6 +270,12 @@ const Flag* match(std::string_view arg, std::string& value) {
   return nullptr;
 }
 
+std::string lowered(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 // Google Benchmark's flags that reduce_bench reads too; they stay in argv for Google Benchmark.
 void note_benchmark_flag(std::string_view arg, Options& o) {
   if (is_flag(arg, "--benchmark_min_time")) o.user_min_time = true;
@@ -275,7 +285,10 @@ void note_benchmark_flag(std::string_view arg, Options& o) {
   if (arg.starts_with("--benchmark_repetitions=")) {
     o.repetitions = std::max(1, std::atoi(std::string(arg.substr(24)).c_str()));
   }
-  if (arg == "--benchmark_list_tests" || arg == "--benchmark_list_tests=true") o.list_tests = true;
+  // Any true value bench/benchmark_flags.cpp lets through, as Google Benchmark reads it.
+  for (const char* yes : {"", "=true", "=yes", "=on", "=1"}) {
+    if (lowered(arg) == std::string("--benchmark_list_tests") + yes) o.list_tests = true;
+  }
 }
 
 }  // namespace
@@ -304,11 +317,13 @@ Options parse_options(int& argc, char** argv) {
       f->set(o, value);
       if (f->rule) rule_given = f->name;
     } else {
+      if (std::string why = bad_benchmark_flag(arg); !why.empty()) throw UsageError(why);
       note_benchmark_flag(arg, o);
       argv[out++] = argv[i];  // not ours: Google Benchmark's, or unknown (reported later)
     }
   }
   argc = out;
+  if (std::string why = bad_benchmark_environment(); !why.empty()) throw UsageError(why);
   if (o.dist_given && !o.input_path.empty()) {
     throw UsageError("--dist and --input exclude each other: the file is the input");
   }
@@ -340,11 +355,12 @@ std::string usage() {
   return u + R"(
 Benchmarks are named <backend>/<n>/<cold|hot>/manual_time; select them with
 --benchmark_filter=REGEX. JSON: --benchmark_out=FILE --benchmark_out_format=json.
-Exit status: 0 ok, 1 a benchmark failed verification or hit an error, 2 bad usage or input
-(or a --benchmark_out file that cannot be written), 3 the filter matched no benchmark, 4 every
-selected benchmark was skipped, 5 interrupted by SIGINT or SIGTERM with no failure so far (the
-benchmark running ends early, the rest are skipped, the JSON holds what was measured; a second
-signal stops at once).
+Exit status: 0 ok, 1 a benchmark failed verification or hit an error (or the output could not be
+written), 2 bad usage or input (a bad value of Google Benchmark's flags too, or a
+--benchmark_out file that cannot be written), 3 the filter matched no benchmark, 4 every selected
+benchmark was skipped, 5 interrupted by SIGINT or SIGTERM with no failure so far (the benchmark
+running ends early, the rest are skipped, the JSON holds what was measured; a second signal stops
+at once, the JSON keeping the rows finished before it).
 )";
 }
 

@@ -32,6 +32,7 @@ struct Options {
   TimedData time_on = TimedData::exact;
   bool list_backends = false;
   bool help = false;
+  bool version = false;             // --version: the program's name and version, then exit
   StopRule rule;                    // --precision, --min_samples, --max_samples, --max_time
   bool user_min_time = false;       // --benchmark_min_time given: Google Benchmark's rule instead
   double compare_min_time = 0;      // --compare_min_time: a Google Benchmark-rule twin per case

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
@@ -27,9 +28,92 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 pid_t g_owner = 0;
 struct sigaction g_chained[2];  // the SIGINT and SIGTERM handlers found when armed
 
+// What a second signal saves: the first g_rows_end bytes of the temporary are whole JSON rows
+// (0: none reported yet), copied into g_saved with the closing lines and renamed onto g_target.
+char g_target[PATH_MAX];
+char g_saved[PATH_MAX + 8];
+mode_t g_mode = 0644;
+std::atomic<long long> g_rows_end{0};
+static_assert(std::atomic<long long>::is_always_lock_free);
+constexpr char kJsonEnd[] = "\n  ]\n}\n";  // what JSONReporter::Finalize() of Google Benchmark 1.9.5 writes
+
 void remove_temp() noexcept {
   if (g_have_temp.exchange(false) && ::getpid() == g_owner) ::unlink(g_temp);
 }
+
+bool write_all(int fd, const char* p, std::size_t n) noexcept {
+  while (n > 0) {
+    const ssize_t w = ::write(fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    p += w;
+    n -= static_cast<std::size_t>(w);
+  }
+  return true;
+}
+
+// Async-signal-safe. A new file rather than the temporary cut short: another thread may still be
+// writing the temporary when the signal comes.
+bool save_rows() noexcept {
+  const long long end = g_rows_end.load();
+  if (end <= 0 || g_saved[0] == '\0' || !g_have_temp.load() || ::getpid() != g_owner) return false;
+  const int in = ::open(g_temp, O_RDONLY | O_CLOEXEC);
+  if (in < 0) return false;
+  const int out = ::open(g_saved, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  bool ok = out >= 0 && ::fchmod(out, g_mode) == 0;
+  char buf[8192];
+  for (long long at = 0; ok && at < end;) {
+    const auto want = static_cast<std::size_t>(std::min<long long>(sizeof buf, end - at));
+    const ssize_t n = ::pread(in, buf, want, at);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0 && write_all(out, buf, static_cast<std::size_t>(n));
+    at += n;
+  }
+  ok = ok && write_all(out, kJsonEnd, sizeof kJsonEnd - 1);
+  ::close(in);
+  if (out >= 0) ok = ::close(out) == 0 && ok;
+  if (ok && ::rename(g_saved, g_target) == 0) return true;
+  ::unlink(g_saved);
+  return false;
+}
+
+// The second signal's line, async-signal-safe: what stopped the run and what the file holds.
+void say_stopped(int sig, bool had_temp, bool saved) noexcept {
+  const auto say = [](const char* text) { write_all(STDERR_FILENO, text, std::strlen(text)); };
+  say(interrupted() ? "\nreduce_bench: second " : "\nreduce_bench: ");
+  say(sig == SIGINT ? "SIGINT: stopped" : "SIGTERM: stopped");
+  if (had_temp && g_target[0] != '\0') {
+    say("; ");
+    say(g_target);
+    say(saved ? " holds the rows finished before it" : " left as it was");
+  }
+  say("\n");
+}
+
+// Passes every call on to the JSON reporter; after each report, flushed, the temporary's length
+// is where its whole rows end.
+class SavingRows final : public benchmark::BenchmarkReporter {
+ public:
+  SavingRows(BenchmarkReporter* inner, int fd) : inner_(inner), fd_(fd) {}
+  bool ReportContext(const Context& c) override {
+    inner_->SetOutputStream(&GetOutputStream());
+    inner_->SetErrorStream(&GetErrorStream());
+    return inner_->ReportContext(c);
+  }
+  void ReportRunsConfig(double min_time, bool has_explicit_iters, benchmark::IterationCount iters) override {
+    inner_->ReportRunsConfig(min_time, has_explicit_iters, iters);
+  }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    inner_->ReportRuns(runs);
+    struct stat st {};
+    if (!runs.empty() && GetOutputStream().flush() && ::fstat(fd_, &st) == 0) g_rows_end = st.st_size;
+  }
+  void Finalize() override { inner_->Finalize(); }
+
+ private:
+  BenchmarkReporter* inner_;
+  int fd_;
+};
 
 void handle(int sig, void (*handler)(int)) {
   struct sigaction sa {};
@@ -42,7 +126,8 @@ void handle(int sig, void (*handler)(int)) {
 }
 
 // The first signal goes to interrupt.cpp's handler (which restores the default actions); the
-// second, or one that would kill anyway, removes the temporary and is raised again to kill.
+// second, or one that would kill anyway, saves the rows reported so far, removes the temporary,
+// says what the file holds and is raised again to kill.
 extern "C" void on_signal(int sig) {
   const int saved_errno = errno;
   void (*const chained)(int) = g_chained[sig == SIGINT ? 0 : 1].sa_handler;
@@ -51,7 +136,10 @@ extern "C" void on_signal(int sig) {
     handle(SIGINT, on_signal);
     handle(SIGTERM, on_signal);
   } else {
+    const bool had_temp = g_have_temp.load() && ::getpid() == g_owner;
+    const bool saved = save_rows();
     remove_temp();
+    say_stopped(sig, had_temp, saved);
     handle(sig, SIG_DFL);
     std::raise(sig);  // blocked until this handler returns
   }
@@ -76,8 +164,8 @@ FileIdentity identify(const std::string& path) {
 std::string incomplete(int fd, const std::string& format) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return error_text("fstat", errno);
-  // What JSONReporter::Finalize() of Google Benchmark 1.9.5 writes last; its first byte is '{'.
-  const std::string_view end = format == "json" ? "\n  ]\n}\n" : "\n";
+  // A JSON's first byte is '{'.
+  const std::string_view end = format == "json" ? std::string_view(kJsonEnd) : "\n";
   if (st.st_size == 0) return "nothing was written";
   std::string tail(end.size(), '\0');
   const auto n = static_cast<off_t>(end.size());
@@ -117,6 +205,11 @@ std::string OutputFile::redirect(std::vector<char*>& args) {
   fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);
   if (fd_ < 0) return why("cannot create a temporary in " + (dir.empty() ? "/" : dir), errno);
   std::memcpy(g_temp, temp_.c_str(), temp_.size() + 1);
+  if (target_.size() < sizeof g_target) std::memcpy(g_target, target_.c_str(), target_.size() + 1);
+  if (!copy_ && format_ == "json" && target_.size() < sizeof g_target) {
+    std::memcpy(g_saved, temp_.c_str(), temp_.size());
+    std::memcpy(g_saved + temp_.size(), ".saved", sizeof ".saved");
+  }
   g_owner = ::getpid();
   g_have_temp = true;
   owns_ = true;
@@ -124,7 +217,8 @@ std::string OutputFile::redirect(std::vector<char*>& args) {
   // mkstemp's 0600 would outlive the rename: the mode FILE has, or the one a new file gets.
   const mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(fd_, exists && !copy_ ? st.st_mode & 07777 : 0666 & ~mask);
+  g_mode = exists && !copy_ ? st.st_mode & 07777 : 0666 & ~mask;
+  ::fchmod(fd_, g_mode);
   flag_ = std::string(kOut) + temp_;
   if (flag) *flag = flag_.data();
   else args.push_back(flag_.data());
@@ -136,6 +230,10 @@ void OutputFile::remove_on_second_signal() {
   sigaction(SIGTERM, nullptr, &g_chained[1]);
   handle(SIGINT, on_signal);
   handle(SIGTERM, on_signal);
+}
+
+std::unique_ptr<benchmark::BenchmarkReporter> OutputFile::saving_rows(benchmark::BenchmarkReporter* json) {
+  return std::make_unique<SavingRows>(json, fd_);
 }
 
 bool OutputFile::commit() {

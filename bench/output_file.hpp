@@ -2,8 +2,12 @@
 // The --benchmark_out file, whole or absent. Google Benchmark streams rows into the file and never
 // checks a write, so a full disk, a concurrent writer or a kill would leave it cut off: it writes
 // a temporary instead, which is checked and then renamed onto the file (or copied into a device).
+// A second signal, which stops at once, saves the JSON's rows reported so far, closed (a JSON
+// that parses), or leaves the file as it was when no row was reported.
+#include <benchmark/benchmark.h>
 #include <sys/types.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,9 +40,13 @@ class OutputFile {
   // $BENCHMARK_OUT, by an added flag) at a new temporary, beside FILE when FILE is a regular file
   // or absent, else in $TMPDIR. Empty, or why it cannot (a usage error); no flag, nothing done.
   std::string redirect(std::vector<char*>& args);
-  // From now on a second SIGINT or SIGTERM removes the temporary, then kills as before. Call after
-  // install_interrupt_handlers() (bench/interrupt.hpp), whose handler it chains to.
+  // From now on a second SIGINT or SIGTERM saves the rows reported so far onto FILE (a JSON file
+  // into a regular FILE, with at least one row: saving_rows), removes the temporary, then kills as
+  // before. Call after install_interrupt_handlers() (bench/interrupt.hpp), whose handler it chains to.
   void remove_on_second_signal();
+  // The --benchmark_out JSON reporter `json` (not owned), wrapped: after each report the bytes
+  // written so far are whole rows, which are what a second signal saves.
+  std::unique_ptr<benchmark::BenchmarkReporter> saving_rows(benchmark::BenchmarkReporter* json);
   // After benchmark::Shutdown(): the temporary checked whole and synced, then renamed onto FILE
   // (or copied into it). False when it could not be, said on stderr; FILE is then as it was.
   bool commit();

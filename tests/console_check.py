@@ -6,9 +6,16 @@
             release, rows in ns
   flags     --benchmark_min_time=0.05s runs (Google Benchmark's rule, a time with its unit);
             --benchmark_time_unit=ms gives rows in ms
-  skips     rows beyond host memory are skips in the JSON (skipped, skip_message), not errors
+  skips     rows beyond host memory are skips in the JSON (skipped, skip_message), not errors; the
+            console says SKIPPED once, not "SKIPPED: skipped:"
+  marks     rows stopped short of the target (target_met 0 in the JSON), one of them after a single
+            sample (no interval): each console row carries the * mark, and the others do not
+  full      the console table into /dev/full: exit 1 and a line saying stdout could not be written
   no_gpu    --list_backends without a usable GPU: the cause in one line, which no backend's line
             repeats (exit 77, skipped, where a GPU is usable)
+  listing   --list_backends: a header line over the rows, the f32 rows only by default and a closing
+            line naming the other types with backends (f64, f16, bf16, i32) and --dtype=all, which
+            lists their @<type> rows and needs no such line; --version names the program
   repetitions  with 3 interleaved repetitions, each repetition row's precision in the JSON is
             hypot(precision_run, between), between one value per benchmark, target_met 0 beyond
             the target; the console's +-95% column shows the widened precision
@@ -21,6 +28,7 @@ import sys
 import tempfile
 
 WIDTH = 160
+VERSION = os.environ.get("RB_VERSION", "")  # CMake's project version, set by tests/CMakeLists.txt
 
 
 def run(prog, *args):
@@ -93,8 +101,73 @@ def check_skips(prog, out_dir):
         failures.append("expected one skipped row of two: {}".format(rows))
     if any(r.get("error_occurred") for r in rows):
         failures.append("a skip is reported as an error: {}".format(rows))
-    if "SKIPPED: skipped: n = 1099511627776 needs" not in out:
-        failures.append("the console does not show the skip:\n" + out)
+    if "SKIPPED: n = 1099511627776 needs" not in out or "SKIPPED: skipped:" in out:
+        failures.append("the console does not show the skip, its word once:\n" + out)
+    return failures
+
+
+def check_marks(prog, out_dir):
+    # 1000: the minimum samples cannot be reached in 20 ms; 2^24: one call takes longer than
+    # --max_time, so it stops after one sample, with no interval.
+    rc, out, err, path = run_json(prog, out_dir, "marks", "--sizes=1000,2^24", "--benchmark_filter=cpu/accumulate_f64",
+                                  "--min_samples=100000000", "--max_samples=100000000", "--max_time=1ms",
+                                  "--timeout=1ms")
+    if rc != 0:
+        return ["exit status {}\n{}".format(rc, err)]
+    _, rows = rows_of(path)
+    failures = []
+    short = [r for r in rows if r.get("target_met") == 0]
+    if len(short) != 2 or not any("precision" not in r for r in short):
+        failures.append("expected 2 rows short of the target, one without an interval: {}".format(rows))
+    for r in rows:
+        name = r["run_name"].replace("/manual_time", "")
+        line = [l for l in out.splitlines() if l.startswith(name + " ")]
+        if len(line) != 1:
+            failures.append("no console line for {}:\n{}".format(name, out))
+            continue
+        marked = "%*" in line[0] or " -*" in line[0]
+        if marked != (r.get("target_met") == 0):
+            failures.append("target_met {} but the console shows: {}".format(r.get("target_met"), line[0]))
+    return failures
+
+
+def check_full(prog, _):
+    if not os.path.exists("/dev/full"):
+        print("skipped: no /dev/full here")
+        sys.exit(77)
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([prog, "--sizes=1000", "--benchmark_filter=^cpu/accumulate_f32/", "--max_time=20ms",
+                            "--timeout=20ms"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=600)
+    if p.returncode != 1 or "reduce_bench: cannot write the console table to stdout" not in p.stderr:
+        return ["stdout on /dev/full: exit {}, expected 1 and a message:\n{}".format(p.returncode, p.stderr)]
+    return []
+
+
+def check_listing(prog, _):
+    failures = []
+    listings = {}
+    for dtype in ("f32", "all", "f64"):
+        rc, out, err = run(prog, "--list_backends", "--dtype=" + dtype)
+        if rc != 0:
+            return ["--list_backends --dtype={}: exit status {}\n{}".format(dtype, rc, err)]
+        lines = [l for l in out.splitlines() if not l.startswith("GPU backends: ")]
+        listings[dtype] = lines
+        if not lines or lines[0].split() != ["backend", "determinism", "availability", "here"]:
+            failures.append("--dtype={}: no header line first:\n{}".format(dtype, out))
+    default, every, f64 = listings["f32"], listings["all"], listings["f64"]
+    if any("@" in l.split()[0] for l in default[1:-1]) or not any(l.startswith("cpu/accumulate_f32 ") for l in default):
+        failures.append("the default listing is not the f32 rows:\n" + "\n".join(default))
+    hint = default[-1] if default else ""
+    want = ["f64 (", "f16 (", "bf16 (", "i32 (", "--dtype=all"]
+    if not hint.startswith("other element types: ") or not all(w in hint for w in want):
+        failures.append("no closing line naming the other types and --dtype=all: " + hint)
+    if not any(l.startswith("cpu/accumulate@f64 ") for l in every) or every[-1].startswith("other element types"):
+        failures.append("--dtype=all: no @f64 rows, or a hint though every type is listed:\n" + "\n".join(every))
+    if not f64[-1].startswith("other element types: ") or "f32 (" not in f64[-1] or "f64 (" in f64[-1]:
+        failures.append("--dtype=f64: the closing line should name f32, not f64: " + f64[-1])
+    rc, out, err = run(prog, "--version")
+    if rc != 0 or out.strip() != "reduce_bench " + VERSION or err:
+        failures.append("--version: exit {}, {!r} {!r}".format(rc, out, err))
     return failures
 
 
@@ -153,7 +226,7 @@ def check_no_gpu(prog, _):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[2] not in ("width", "flags", "skips", "no_gpu", "repetitions"):
+    if len(sys.argv) != 3 or sys.argv[2] not in ("width", "flags", "skips", "marks", "full", "listing", "no_gpu", "repetitions"):
         print(__doc__)
         return 2
     prog, check = sys.argv[1], sys.argv[2]

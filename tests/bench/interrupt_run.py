@@ -5,10 +5,12 @@ usage: interrupt_run.py REDUCE_BENCH INT|TERM [--twice]
 
 Six CPU rows of about a second each. Once the first has finished sampling (--samples_csv shows its
 samples), and a third of a row later, the signal: the run must end within a fraction of what the
-rows left would take, exit 5,
-name the rows not run on its closing line, and leave a --benchmark_out JSON that parses, with the
-first row measured and every row after the signal skipped as interrupted. --twice: SIGINT and
-SIGTERM back to back; the second must find the default action and kill the process.
+rows left would take, exit 5, name the rows not run on its closing line and count them among the
+skipped in the summary above it, say SKIPPED once on their console lines, and leave a --benchmark_out JSON that parses, with the
+first row measured and every row after the signal skipped as interrupted. --twice: once the first
+row is in the --benchmark_out temporary, the signal twice, 50 ms apart, while the next row (a large
+n) prepares; the second must kill the process at once and leave the rows finished before it in
+--benchmark_out, a JSON that parses, and no temporary.
 """
 import json
 import os
@@ -23,6 +25,45 @@ ROWS = 6
 ROW_SECONDS = 1.0
 
 
+def temporaries(folder):
+    return [f for f in os.listdir(folder) if f.startswith(".out.json.")]
+
+
+def second_signal(p, sig, tmp, out):
+    """The first row reported into the temporary, then `sig` twice, 50 ms apart."""
+    deadline = time.monotonic() + 120
+    while not any("run_name" in open(os.path.join(tmp, f)).read() for f in temporaries(tmp)):
+        if p.poll() is not None or time.monotonic() > deadline:
+            p.kill()
+            print("FAIL: the first row never reached the --benchmark_out temporary")
+            return 1
+        time.sleep(0.01)
+    p.send_signal(sig)
+    time.sleep(0.05)
+    p.send_signal(sig)
+    o, e = p.communicate(timeout=120)
+    print(o + e)
+    failures = []
+    if p.returncode != -sig:
+        failures.append("the second signal did not kill the process (exit {})".format(p.returncode))
+    try:
+        with open(out) as f:
+            rows = json.load(f)["benchmarks"]
+        if not rows or rows[0]["name"] != "cpu/accumulate_f64/1000/hot/manual_time" or rows[0].get("skipped"):
+            failures.append("--benchmark_out does not hold the finished first row: {}".format(rows))
+    except (OSError, ValueError, KeyError) as x:
+        failures.append("--benchmark_out is not a Google Benchmark JSON: {}".format(x))
+    if "second SIG" + {signal.SIGINT: "INT", signal.SIGTERM: "TERM"}[sig] not in e or out + " holds" not in e:
+        failures.append("no line saying the second signal stopped the run and what the file holds")
+    if temporaries(tmp):
+        failures.append("temporaries left: {}".format(temporaries(tmp)))
+    for f in failures:
+        print("FAIL: " + f)
+    if not failures:
+        print("OK: killed by the second signal, the rows finished before it kept")
+    return 1 if failures else 0
+
+
 def main():
     prog, which = sys.argv[1], sys.argv[2]
     twice = "--twice" in sys.argv[3:]
@@ -30,6 +71,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="rb_interrupt_") as tmp:
         out, samples = os.path.join(tmp, "out.json"), os.path.join(tmp, "samples.csv")
         sizes = ",".join(str(1000 * (i + 1)) for i in range(ROWS))
+        if twice:
+            sizes = "1000,{},{}".format(2 ** 26, 2 ** 26 + 1)  # the large rows keep it busy after the first signal
         # Samples the precision can never stop: each row samples for --max_time, then stops.
         args = [prog, "--sizes=" + sizes, "--benchmark_filter=cpu/accumulate_f64/", "--min_samples=100000000",
                 "--max_samples=100000000", "--max_time={}s".format(ROW_SECONDS), "--timeout={}s".format(ROW_SECONDS),
@@ -47,22 +90,15 @@ def main():
                 print("FAIL: the first row never finished sampling (exit {})".format(p.returncode))
                 return 1
             time.sleep(0.01)
-        if not twice:
-            time.sleep(ROW_SECONDS / 3)  # into the second row's samples (after the first row's checks)
+        if twice:
+            return second_signal(p, sig, tmp, out)
+        time.sleep(ROW_SECONDS / 3)  # into the second row's samples (after the first row's checks)
         t0 = time.monotonic()
         p.send_signal(sig)
-        if twice:
-            p.send_signal(signal.SIGTERM if sig == signal.SIGINT else signal.SIGINT)
         o, e = p.communicate(timeout=120)
         after = time.monotonic() - t0
         print(o + e)
         print("exit {}, {:.2f} s after the signal".format(p.returncode, after))
-        if twice:
-            if p.returncode not in (-signal.SIGINT, -signal.SIGTERM):
-                print("FAIL: the second signal did not kill the process (exit {})".format(p.returncode))
-                return 1
-            print("OK: killed by the second signal")
-            return 0
 
         failures = []
         if p.returncode != EXIT_INTERRUPTED:
@@ -96,6 +132,12 @@ def main():
                     want, [(r["name"], r.get("skip_message")) for r in rows]))
             if closing and "{} benchmarks not run".format(len(skipped)) not in closing[-1]:
                 failures.append("the closing line counts other rows than the JSON skips: " + closing[-1])
+            # The summary's count of skipped rows includes the rows not run, and says how many they are.
+            want = "{0} skipped ({0} not run: interrupted), 0 failed".format(len(skipped))
+            if not any(" measured: " in l and want in l for l in e.splitlines()):
+                failures.append("the summary line does not count the {} rows not run as skipped".format(len(skipped)))
+            if "SKIPPED: skipped:" in o:
+                failures.append("a console skip line says its word twice")
         for f in failures:
             print("FAIL: " + f)
         return 1 if failures else 0

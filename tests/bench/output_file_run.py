@@ -6,8 +6,9 @@ usage: output_file_run.py REDUCE_BENCH concurrent|second_signal
 concurrent: two runs write one file; the longer starts first, the shorter ends first. Both must
 exit 0, the file must be the longer run's whole JSON, the longer run alone must warn that another
 process wrote the file, and no temporary may be left.
-second_signal: SIGINT then SIGTERM while a row samples: the process is killed, and neither the
-file nor its temporary is left.
+second_signal: SIGINT then SIGTERM while the first row samples, before any row is reported: the
+process is killed, the earlier file is left as it was, and no temporary is left.
+(tests/bench/interrupt_run.py --twice: a second signal after a row keeps the rows finished.)
 """
 import json
 import os
@@ -82,15 +83,16 @@ def concurrent(prog, tmp):
 def second_signal(prog, tmp):
     folder = os.path.join(tmp, "out")
     os.mkdir(folder)
-    out, samples = os.path.join(folder, "out.json"), os.path.join(tmp, "samples.csv")
-    p = subprocess.Popen(command(prog, out, "1000,2000,3000", 1.0, ["--samples_csv=" + samples]), env=environment(),
+    out = os.path.join(folder, "out.json")
+    earlier = '{"earlier": true}\n'
+    with open(out, "w") as f:
+        f.write(earlier)
+    # Rows of 3 s: the signals come while the first samples, long before it could be reported.
+    p = subprocess.Popen(command(prog, out, "1000,2000,3000", 3.0), env=environment(),
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if not wait_for(lambda: os.path.exists(samples) and os.path.getsize(samples) > 0, p):
-        return ["the first row never finished sampling"]
-    if not temporaries(folder):
-        p.kill()
-        p.communicate()
+    if not wait_for(lambda: temporaries(folder), p):
         return ["no temporary beside {} while the run went on".format(out)]
+    time.sleep(0.5)
     p.send_signal(signal.SIGINT)
     p.send_signal(signal.SIGTERM)
     o, e = p.communicate(timeout=120)
@@ -98,8 +100,12 @@ def second_signal(prog, tmp):
     failures = []
     if p.returncode not in (-signal.SIGINT, -signal.SIGTERM):
         failures.append("the second signal did not kill the process (exit {})".format(p.returncode))
-    if os.listdir(folder):
+    if os.listdir(folder) != ["out.json"]:
         failures.append("left beside the file: {}".format(os.listdir(folder)))
+    elif open(out).read() != earlier:
+        failures.append("the earlier file was changed, though no row was reported: " + open(out).read())
+    if out + " left as it was" not in e:
+        failures.append("no line saying the file was left as it was")
     return failures
 
 

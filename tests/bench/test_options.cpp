@@ -209,8 +209,27 @@ TEST(Options, EveryFlagInTheHelpIsParsed) {
       }
     }
   }
-  EXPECT_EQ(flags, 23);
+  EXPECT_EQ(flags, 24);
   EXPECT_TRUE(Argv({"-h"}).parse().help);
+  EXPECT_TRUE(Argv({"--version"}).parse().version);
+}
+
+// Google Benchmark's flags pass through, but a bad value of one stops here (bench/benchmark_flags.hpp).
+TEST(Options, GoogleBenchmarksBadValuesAreUsageErrors) {
+  Argv good({"--benchmark_out_format=csv", "--benchmark_repetitions=3"});
+  EXPECT_EQ(good.parse().repetitions, 3);
+  EXPECT_EQ(good.rest(), (std::vector<std::string>{"--benchmark_out_format=csv", "--benchmark_repetitions=3"}));
+  try {
+    Argv({"--sizes=33", "--benchmark_out_format=xml"}).parse();
+    ADD_FAILURE() << "--benchmark_out_format=xml accepted";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "invalid --benchmark_out_format 'xml': expected console, json or csv");
+  }
+  EXPECT_THROW(Argv({"--benchmark_repetitions=abc"}).parse(), UsageError);
+  for (const char* yes : {"--benchmark_list_tests", "--benchmark_list_tests=yes", "--benchmark_list_tests=1"}) {
+    EXPECT_TRUE(Argv({yes}).parse().list_tests) << yes;
+  }
+  EXPECT_FALSE(Argv({"--benchmark_list_tests=false"}).parse().list_tests);
 }
 
 // The diagnostics are flags like any other: parsed, bounded, and absent means the measured default.

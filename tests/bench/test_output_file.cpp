@@ -286,4 +286,64 @@ TEST(OutputFile, SecondSignalRemovesTheTemporary) {
   }
 }
 
+// The rows reported before a second signal are kept: the JSON closed after the last whole row,
+// in place of the earlier file; a row being written when the signal came is not in it.
+TEST(OutputFile, SecondSignalKeepsTheRowsReported) {
+  TempDir dir;
+  write_file(dir / "out.json", "earlier");
+  EXPECT_EXIT(
+      {
+        install_interrupt_handlers();
+        OutputFile out;
+        Args args({"reduce_bench", "--benchmark_out=" + (dir / "out.json")});
+        if (!out.redirect(args.ptrs).empty()) std::_Exit(10);
+        out.remove_on_second_signal();
+        benchmark::JSONReporter json;
+        const auto saving = out.saving_rows(&json);
+        std::ofstream file(out.temporary());
+        saving->SetOutputStream(&file);
+        saving->SetErrorStream(&file);
+        saving->ReportContext(benchmark::BenchmarkReporter::Context());
+        benchmark::BenchmarkReporter::Run row;
+        row.run_name.function_name = "finished_row";
+        row.iterations = 1;
+        saving->ReportRuns({row});
+        file << ",\n    {\n      \"name\": \"row_being_written";
+        file.flush();
+        std::raise(SIGINT);
+        std::raise(SIGINT);
+        std::_Exit(12);
+      },
+      testing::KilledBySignal(SIGINT), "second SIGINT: stopped; .*out.json holds the rows finished before it");
+  EXPECT_EQ(dir.entries(), std::set<std::string>{"out.json"});
+  const std::string saved = read_file(dir / "out.json");
+  EXPECT_NE(saved.find("\"name\": \"finished_row\""), std::string::npos) << saved;
+  EXPECT_EQ(saved.find("row_being_written"), std::string::npos) << saved;
+  const int fd = ::open((dir / "out.json").c_str(), O_RDONLY);
+  EXPECT_EQ(incomplete(fd, "json"), "") << saved;
+  ::close(fd);
+  EXPECT_TRUE(saved.ends_with("    }\n  ]\n}\n")) << saved;
+}
+
+// Before any row was reported the earlier file stays as it was.
+TEST(OutputFile, SecondSignalBeforeAnyRowLeavesTheFile) {
+  TempDir dir;
+  write_file(dir / "out.json", "earlier");
+  EXPECT_EXIT(
+      {
+        install_interrupt_handlers();
+        OutputFile out;
+        Args args({"reduce_bench", "--benchmark_out=" + (dir / "out.json")});
+        if (!out.redirect(args.ptrs).empty()) std::_Exit(10);
+        out.remove_on_second_signal();
+        write_file(out.temporary(), "{\n  \"context\": {},\n  \"benchmarks\": [\n");
+        std::raise(SIGINT);
+        std::raise(SIGTERM);
+        std::_Exit(12);
+      },
+      testing::KilledBySignal(SIGTERM), "second SIGTERM: stopped; .*out.json left as it was");
+  EXPECT_EQ(dir.entries(), std::set<std::string>{"out.json"});
+  EXPECT_EQ(read_file(dir / "out.json"), "earlier");
+}
+
 }  // namespace

@@ -42,3 +42,21 @@ foreach(n 1000 1048577)
   endif()
 endforeach()
 message("custom_backend: ${measured} rows measured and verified")
+
+# The banner and --version name the bench running, with the harness's version; a bench that runs
+# no GPU row has nothing to say about GPUs, unless the package itself has no GPU layer.
+if(NOT out MATCHES "^my_bench with reduce_bench [0-9]+[.][0-9]+[.][0-9]+ ")
+  message(FATAL_ERROR "the banner does not name my_bench and reduce_bench's version")
+endif()
+execute_process(COMMAND ${PROG} --version RESULT_VARIABLE rc OUTPUT_VARIABLE version ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT version MATCHES "^my_bench with reduce_bench [0-9]+[.][0-9]+[.][0-9]+\n$")
+  message(FATAL_ERROR "--version: exit status ${rc}, '${version}${err}'")
+endif()
+execute_process(COMMAND ${PROG} --sizes=1000 --benchmark_filter=^my/cpu_sum4/ --benchmark_min_time=0.001s
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the CPU row alone: exit status ${rc}\n${out}${err}")
+endif()
+if(NOT listing MATCHES "GPU backends not built" AND "${out}${err}" MATCHES "GPU benchmarks skipped")
+  message(FATAL_ERROR "a run of CPU rows alone says GPU benchmarks were skipped:\n${out}${err}")
+endif()
