@@ -15,6 +15,7 @@
 #include <string_view>
 #include <utility>
 
+#include "bench/forwarding_reporter.hpp"
 #include "bench/interrupt.hpp"
 
 namespace rb::bench {
@@ -92,26 +93,16 @@ void say_stopped(int sig, bool had_temp, bool saved) noexcept {
 
 // Passes every call on to the JSON reporter; after each report, flushed, the temporary's length
 // is where its whole rows end.
-class SavingRows final : public benchmark::BenchmarkReporter {
+class SavingRows final : public ForwardingReporter {
  public:
-  SavingRows(BenchmarkReporter* inner, int fd) : inner_(inner), fd_(fd) {}
-  bool ReportContext(const Context& c) override {
-    inner_->SetOutputStream(&GetOutputStream());
-    inner_->SetErrorStream(&GetErrorStream());
-    return inner_->ReportContext(c);
-  }
-  void ReportRunsConfig(double min_time, bool has_explicit_iters, benchmark::IterationCount iters) override {
-    inner_->ReportRunsConfig(min_time, has_explicit_iters, iters);
-  }
+  SavingRows(BenchmarkReporter* inner, int fd) : ForwardingReporter(inner), fd_(fd) {}
   void ReportRuns(const std::vector<Run>& runs) override {
-    inner_->ReportRuns(runs);
+    ForwardingReporter::ReportRuns(runs);
     struct stat st {};
     if (!runs.empty() && GetOutputStream().flush() && ::fstat(fd_, &st) == 0) g_rows_end = st.st_size;
   }
-  void Finalize() override { inner_->Finalize(); }
 
  private:
-  BenchmarkReporter* inner_;
   int fd_;
 };
 

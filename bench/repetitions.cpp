@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "bench/forwarding_reporter.hpp"
 #include "bench/sampling.hpp"
 #include "bench/session.hpp"
 
@@ -53,19 +54,10 @@ using Run = benchmark::BenchmarkReporter::Run;
 
 bool has(const Run& r, const char* key) { return r.counters.find(key) != r.counters.end(); }
 
-class Widening final : public benchmark::BenchmarkReporter {
+class Widening final : public ForwardingReporter {
  public:
   Widening(BenchmarkReporter* inner, double target, OnWiden widen)
-      : inner_(inner), target_(target), widen_(std::move(widen)) {}
-  bool ReportContext(const Context& c) override {
-    // Google Benchmark sets the streams of the reporter it is given: the inner one writes to them.
-    inner_->SetOutputStream(&GetOutputStream());
-    inner_->SetErrorStream(&GetErrorStream());
-    return inner_->ReportContext(c);
-  }
-  void ReportRunsConfig(double min_time, bool has_explicit_iters, benchmark::IterationCount iters) override {
-    inner_->ReportRunsConfig(min_time, has_explicit_iters, iters);
-  }
+      : ForwardingReporter(inner), target_(target), widen_(std::move(widen)) {}
   void ReportRuns(const std::vector<Run>& runs) override {
     std::vector<Run> out = runs;
     std::map<std::string, std::vector<Run*>> by_name;  // the repetition rows of each benchmark
@@ -92,12 +84,10 @@ class Widening final : public benchmark::BenchmarkReporter {
         if (wide > target_ && has(*r, "target_met")) r->counters["target_met"] = 0;
       }
     }
-    inner_->ReportRuns(out);
+    ForwardingReporter::ReportRuns(out);
   }
-  void Finalize() override { inner_->Finalize(); }
 
  private:
-  BenchmarkReporter* inner_;
   double target_;
   OnWiden widen_;
 };
