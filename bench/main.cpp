@@ -58,7 +58,7 @@ bool for_want_of_gpu(const BackendEntry& e, const std::string& gpu_why_not) {
 // A bench whose backends all run on the CPU (a user's, examples/custom_backend) on a machine
 // without a usable GPU has nothing to say about GPUs.
 bool misses_gpu(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not) {
-  return gpu_why_not.starts_with("GPU backends not built") ||
+  return gpu_why_not.starts_with(kGpuNotBuilt) ||
          std::any_of(entries.begin(), entries.end(),
                      [&](const BackendEntry& e) { return for_want_of_gpu(e, gpu_why_not); });
 }
@@ -95,7 +95,7 @@ void list_backends(const std::vector<BackendEntry>& entries, const std::string& 
 // filter selects a row that it keeps from running (or the build has no GPU layer).
 bool gpu_rows_selected(const std::vector<BackendEntry>& entries, const Options& options, const std::string& filter,
                        const std::string& gpu_why_not) {
-  if (gpu_why_not.starts_with("GPU backends not built")) return true;
+  if (gpu_why_not.starts_with(kGpuNotBuilt)) return true;
   std::vector<BackendEntry> wanting;
   for (const auto& e : entries) {
     if (!for_want_of_gpu(e, gpu_why_not)) continue;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -49,6 +50,10 @@ std::vector<BackendEntry> bind_backends(Session& session, std::type_identity_t<s
                                         std::string& gpu_why_not);
 template <class T = float>
 std::vector<BackendEntry> bind_backends(Session& session, std::type_identity_t<std::vector<BackendDef<T>>> defs);
+
+// The start of `gpu_why_not` in a build without the GPU layer (bench/gpu/none.cpp), where no GPU
+// row can exist, as against a GPU layer that found no usable GPU.
+inline constexpr std::string_view kGpuNotBuilt = "GPU backends not built";
 
 // Every registered backend of every type of --dtype bound to the session, in sweep order: type by
 // type, in the order --dtype gives them. A name registered twice throws std::logic_error.

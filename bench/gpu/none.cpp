@@ -6,7 +6,7 @@ namespace rb::bench {
 
 template <class T>
 std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<T>> defs, std::string& why_not) {
-  why_not = "GPU backends not built: nvcc was not found when this build was configured";
+  why_not = std::string(kGpuNotBuilt) + ": nvcc was not found when this build was configured";
   std::vector<BackendEntry> out;
   for (const auto& def : defs) {
     BackendEntry e;
