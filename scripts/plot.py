@@ -91,6 +91,15 @@ class Sweep:
                                         "" if reps == [1] else "s")
 
 
+def positive(context, key, cast):
+    """context[key] as a positive number of type cast, or None (absent, malformed, or not above 0)."""
+    try:
+        value = cast(context.get(key, ""))
+    except (TypeError, ValueError):
+        return None
+    return value if value > 0 else None
+
+
 def read_sweeps(paths):
     merged = {}
     sweep = Sweep()
@@ -104,17 +113,9 @@ def read_sweeps(paths):
         if isinstance(gpu, str) and gpu not in sweep.gpus:
             sweep.gpus.append(gpu)
         if sweep.peak_gbps is None:
-            try:
-                peak = float(context.get("gpu_peak_bandwidth_GBps", ""))
-                sweep.peak_gbps = peak if peak > 0 else None
-            except (TypeError, ValueError):
-                pass
+            sweep.peak_gbps = positive(context, "gpu_peak_bandwidth_GBps", float)
         if sweep.l2_bytes is None:
-            try:
-                l2 = int(context.get("gpu_l2_bytes", ""))
-                sweep.l2_bytes = l2 if l2 > 0 else None
-            except (TypeError, ValueError):
-                pass
+            sweep.l2_bytes = positive(context, "gpu_l2_bytes", int)
         for name, b in benches.items():
             if name in merged:
                 merged[name].merge(b)
