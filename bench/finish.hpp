@@ -41,6 +41,9 @@ struct Measurement {
   std::vector<double> calls;   // every timed call's sum (and the untimed calls beside them on the same data)
   TimedData timed_on = TimedData::input;  // what `calls` summed: the exact data set 0 or the input
   Determinism promised = Determinism::not_guaranteed;
+  Reference reference;         // the input's fp64 reference at n, over the values as stored
+  Structure structure;         // how the backend states it sums (bench/summation.hpp)
+  ExactResult exact;           // the exact check's verdict for this backend and n (bench/exact_check.hpp)
   // Keeps the calls on the input (accuracy_calls' sums): the first, and the others.
   void on_input(const std::vector<double>& sums) {
     first_result = sums.front();
@@ -54,12 +57,9 @@ struct Measurement {
 // (every call whose sum was checked), wrong_calls, repeatable (1: every call on the input gave the
 // first one's bits), timed_exact (1: the timed calls summed the exact data), pct_peak, and
 // load_other, load_steal, gpu_others and contended where measured (bench/contention.hpp); holds
-// the median's bandwidth to m.ceiling; runs the exact check through `sum_exact(set)` (once per
-// backend and n, bench/session.hpp). A failed check becomes SkipWithError with expected and got
-// values.
-void finish_case(benchmark::State& state, Session& session, const Case& c, const Reference& ref,
-                 const Structure& structure, const Measurement& m,
-                 const std::function<double(int set)>& sum_exact);
+// the median's bandwidth to m.ceiling; records the outcome. A failed check becomes SkipWithError
+// with expected and got values.
+void finish_case(benchmark::State& state, Session& session, const Case& c, const Measurement& m);
 
 // Turns an exception from set-up or the timed loop into the benchmark's outcome: a Skip into a clean
 // skip (SkipWithMessage), anything else (a CUDA error, bad_alloc, ...) into a failure of this

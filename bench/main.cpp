@@ -30,6 +30,7 @@
 #include "bench/run_context.hpp"
 #include "bench/session.hpp"
 #include "bench/summation.hpp"
+#include "bench/summary.hpp"
 
 #ifndef RB_BUILD_TYPE
 #define RB_BUILD_TYPE "unknown"
@@ -149,7 +150,7 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   set_context("reduce_bench_version", RB_VERSION);
   set_context("build_type", RB_BUILD_TYPE);
   set_context("benchmark_source", RB_BENCHMARK_SOURCE);
-  set_context("input", session.input_description());
+  set_context("input", session.input().description());
   std::string dtypes;
   for (const Dtype d : session.options().dtypes) dtypes += (dtypes.empty() ? "" : ",") + std::string(dtype_name(d));
   set_context("dtypes", dtypes + ": each type sums the input stored in it (f16/bf16 rounded to nearest even, f64 "
@@ -157,10 +158,10 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   const bool timed_exact = session.options().time_on == TimedData::exact;
   set_context("timed_data",
               timed_exact ? "exact data set 0 (nonzero integers in [-8, 8], seed " +
-                                std::to_string(session.exact_seed(0)) +
+                                std::to_string(session.input().exact_seed(0)) +
                                 "; sparse integers for rows adding in 16 bits): every timed call's sum compared "
                                 "bit for bit with its integer sum (--time_on=exact)"
-                          : "the input (" + session.input_description() +
+                          : "the input (" + session.input().description() +
                                 "): every timed call's sum within the row's stated bound, and bit for bit the "
                                 "first call's where the backend promises run_to_run or gpu_to_gpu (--time_on=input)");
   set_context("verification",
@@ -173,7 +174,7 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
                   "run_to_run or gpu_to_gpu (counters checked_calls, wrong_calls, repeatable); exact: per "
                   "backend and n, the same backend over its own buffer refilled with nonzero integers in "
                   "[-8, 8] of alternating parity, 2^20 poison past n, two data sets (seeds " +
-                  std::to_string(session.exact_seed(0)) + ", " + std::to_string(session.exact_seed(1)) +
+                  std::to_string(session.input().exact_seed(0)) + ", " + std::to_string(session.input().exact_seed(1)) +
                   "), zero tolerance, the second one's call captured into a CUDA graph on GPU rows (the stream "
                   "rule: counter stream_check); ceilings: the median's bandwidth at most the row's ceiling "
                   "(gpu_ceilings, cpu_ceiling)");
@@ -198,144 +199,6 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   add_gpu_context();
 }
 
-constexpr std::size_t kListed = 20;
-
-// The benchmarks the stopping rule left short of its target, with the precision they reached.
-void print_short_of(const Session& session, int sampled, const std::vector<const Outcome*>& short_of) {
-  std::fprintf(stderr,
-               "reduce_bench: %d of %d benchmarks reached +-%g%% (95%% CI of the median) and their minimum samples%s\n",
-               sampled - static_cast<int>(short_of.size()), sampled, 100 * session.options().rule.target,
-               short_of.empty() ? "" : "; not reached:");
-  for (std::size_t i = 0; i < short_of.size() && i < kListed; ++i) {
-    const Outcome& o = *short_of[i];
-    const char* why = o.drift && o.correlated ? " (correlated, drift)"
-                       : o.drift                ? " (drift)"
-                       : o.correlated           ? " (correlated)"
-                                                : "";
-    std::fprintf(stderr, "  %s: +-%.2f%% after %lld samples%s\n", o.name.c_str(), 100 * o.precision,
-                 static_cast<long long>(o.samples), why);
-  }
-  if (short_of.size() > kListed) {
-    std::fprintf(stderr, "  and %zu more (target_met = 0 in the JSON)\n", short_of.size() - kListed);
-  }
-  const auto count = [&](bool Outcome::*flag) {
-    return std::count_if(short_of.begin(), short_of.end(), [&](const Outcome* o) { return o->*flag; });
-  };
-  if (const auto c = count(&Outcome::correlated), d = count(&Outcome::drift); c + d > 0) {
-    std::fprintf(stderr, "  of them %ld correlated and %ld drifting, counted short whatever their precision "
-                         "(JSON: correlated, drift)\n", static_cast<long>(c), static_cast<long>(d));
-  }
-}
-
-// Names whose repetitions' intervals do not overlap: each run's precision claim cannot hold for
-// all of them (Outcome::repetitions_disagree).
-void print_disagreeing(const std::vector<Outcome>& all) {
-  std::vector<const Outcome*> off;
-  for (const auto& o : all) {
-    if (o.by_rule && o.repetitions_disagree()) off.push_back(&o);
-  }
-  if (off.empty()) return;
-  std::fprintf(stderr, "reduce_bench: %zu benchmarks whose repetitions disagree beyond their precision:", off.size());
-  for (std::size_t i = 0; i < off.size() && i < kListed; ++i) {
-    std::fprintf(stderr, "\n  %s: one run's interval ends at %.4g us, another's starts at %.4g us",
-                 off[i]->name.c_str(), off[i]->lowest_high * 1e6, off[i]->highest_low * 1e6);
-  }
-  std::fprintf(stderr, "%s\n", off.size() > kListed ? "\n  ..." : "");
-}
-
-// What the input holds and what each type made of it, at the largest n that had any of it
-// (bench/stored_input.hpp); types with the same words share a line.
-void print_input_notes(const Session& session) {
-  std::vector<std::pair<std::string, std::string>> lines;  // (types, what), in type order
-  for (const auto& [d, note] : session.input_notes()) {
-    const std::string what = "at n = " + std::to_string(note.first) + ": " + describe(note.second);
-    const auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.second == what; });
-    if (same != lines.end()) same->first += ", " + std::string(dtype_name(d));
-    else lines.emplace_back(std::string(dtype_name(d)), what);
-  }
-  if (lines.empty()) return;
-  std::fprintf(stderr,
-               "reduce_bench: the input as the rows' types store it (each row is checked against those values):\n");
-  for (const auto& [types, what] : lines) std::fprintf(stderr, "  %s %s\n", types.c_str(), what.c_str());
-}
-
-// The closing summary's sampling lines: the precision target (rows sampled by the stopping rule;
-// Google Benchmark's rule has probe runs that are no measurement) and any benchmark whose SM clock
-// fell while it sampled (under either rule).
-void summarize_sampling(const Session& session, const std::vector<Outcome>& all) {
-  std::vector<const Outcome*> short_of, throttled;
-  int sampled = 0;
-  for (const auto& o : all) {
-    if (o.throttled) throttled.push_back(&o);
-    if (o.samples == 0 || !o.by_rule) continue;
-    ++sampled;
-    if (!o.target_met) short_of.push_back(&o);
-  }
-  if (sampled > 0) print_short_of(session, sampled, short_of);
-  print_disagreeing(all);
-  if (const auto s = contention_summary(all); !s.empty()) std::fprintf(stderr, "%s\n", s.c_str());
-  if (throttled.empty()) return;
-  std::fprintf(stderr,
-               "reduce_bench: %zu benchmarks ran with the SM clock below %.0f%% of its maximum (sm_mhz in the JSON):",
-               throttled.size(), 100 * kThrottleFraction);
-  for (std::size_t i = 0; i < throttled.size() && i < kListed; ++i)
-    std::fprintf(stderr, " %s", throttled[i]->name.c_str());
-  std::fprintf(stderr, "%s\n", throttled.size() > kListed ? " ..." : "");
-}
-
-int summarize(const Session& session) {
-  using Check = Outcome::Check;
-  int measured = 0, timing_only = 0, skipped = 0, failed = 0;
-  int exact = 0, within = 0, no_bound = 0;
-  std::int64_t checked_calls = 0;
-  std::string first_skip;
-  const auto all = session.benchmarks();
-  for (const auto& o : all) {
-    switch (o.kind) {
-      case Outcome::Kind::ok:
-        if (o.exact == Check::none) ++timing_only;
-        else ++measured;
-        break;
-      case Outcome::Kind::skipped:
-        ++skipped;
-        if (first_skip.empty()) first_skip = o.name + ": " + o.message;
-        break;
-      case Outcome::Kind::verification_failed:
-      case Outcome::Kind::error:
-        ++failed;
-        std::fprintf(stderr, "reduce_bench: FAILED %s: %s\n", o.name.c_str(), o.message.c_str());
-        break;
-    }
-    exact += o.exact == Check::passed;
-    within += o.accuracy == Check::passed;
-    no_bound += o.accuracy == Check::no_bound;
-    checked_calls += o.checked_calls;
-  }
-  // The rows a signal kept from running are skipped rows too, in the JSON as here (bench/interrupt.hpp).
-  const auto not_run = static_cast<int>(not_run_count());
-  const std::string not_run_note = not_run > 0 ? " (" + std::to_string(not_run) + " not run: interrupted)" : "";
-  std::fprintf(
-      stderr,
-      "reduce_bench: %d measured: %d exact, %d within stated bound, %d without a bound; %d timing only, %d skipped%s, "
-      "%d failed\n",
-      measured + failed, exact, within, no_bound, timing_only, skipped + not_run, not_run_note.c_str(), failed);
-  std::fprintf(
-      stderr,
-      "reduce_bench: %lld calls checked (every timed call %s, calls on the input against the bound, exact-check "
-      "calls); exact checks took %.1f s\n",
-      static_cast<long long>(checked_calls),
-      session.options().time_on == TimedData::exact ? "exactly" : "against the bound", session.exact_seconds());
-  print_input_notes(session);
-  summarize_sampling(session, all);
-  if (failed > 0) return kExitFailed;
-  if (measured == 0 && timing_only == 0) {
-    std::fprintf(stderr, "reduce_bench: nothing was measured: every selected benchmark was skipped (%s)\n",
-                 first_skip.c_str());
-    return kExitNothingRan;
-  }
-  return kExitOk;
-}
-
 // Whether the console table reached stdout: a full disk or a closed descriptor there fails every
 // write silently, as it did the --benchmark_out file's.
 bool console_written() {
@@ -346,8 +209,10 @@ bool console_written() {
   return false;
 }
 
-int run(int argc, char** argv) {
-  Options options;
+constexpr int kGoOn = -1;
+
+// Our flags (taken out of argv), then --help or --version answered at once: an exit status, or kGoOn.
+int parse_ours(int& argc, char** argv, Options& options) {
   try {
     options = parse_options(argc, argv);
   } catch (const UsageError& e) {
@@ -363,46 +228,40 @@ int run(int argc, char** argv) {
     std::printf("%s\n", program_and_version(argv[0] ? argv[0] : "", RB_VERSION).c_str());
     return kExitOk;
   }
-  std::vector<char*> args(argv, argv + argc);
+  return kGoOn;
+}
+
+// The ranks agreed, rank 0's --benchmark_out redirected to a temporary, Google Benchmark's flags
+// parsed from `args` (ending in nullptr after): an exit status, or kGoOn.
+int set_up_run(const Options& options, std::vector<char*>& args, OutputFile& output, std::string& min_time) {
   drop_output_flags(init_launch(options.rendezvous), args);  // under a launcher, rank 0 alone writes --benchmark_out
   // Under a launcher every rank's arguments alike, or every rank stops here, before any GPU call.
   const Build build{RB_VERSION, std::string(RB_BUILD_TYPE) + "; " + RB_BENCHMARK_SOURCE + "; " + RB_BUILD_CONFIG};
   const int agreed = agree_between_ranks(launch(), options, {args.begin() + 1, args.end()}, build);
   if (agreed != kExitOk) return agreed;
-  if (const std::string why = unwritable_output(args); !why.empty()) {
+  std::string why = unwritable_output(args);
+  if (why.empty() && launch().rank == 0) why = output.redirect(args);
+  if (!why.empty()) {
     std::fprintf(stderr, "reduce_bench: %s (see --help)\n", why.c_str());
     return kExitUsage;
   }
-  OutputFile output;  // rank 0's --benchmark_out goes to a temporary, moved onto the file when whole
-  if (const std::string why = launch().rank == 0 ? output.redirect(args) : ""; !why.empty()) {
-    std::fprintf(stderr, "reduce_bench: %s (see --help)\n", why.c_str());
-    return kExitUsage;
-  }
-  std::string min_time = kOneIterationFlag;
   if (!options.user_min_time) args.push_back(min_time.data());
   args.push_back(nullptr);
-  argc = static_cast<int>(args.size()) - 1;
-  argv = args.data();
-  benchmark::Initialize(&argc, argv);
+  int argc = static_cast<int>(args.size()) - 1;
+  benchmark::Initialize(&argc, args.data());
   if (argc > 1) {
-    std::fprintf(stderr, "reduce_bench: unknown argument '%s' (see --help)\n", argv[1]);
+    std::fprintf(stderr, "reduce_bench: unknown argument '%s' (see --help)\n", args[1]);
     return kExitUsage;
   }
+  return kGoOn;
+}
 
-  Session session(options);  // InputError for a bad --input: caught in main
-  std::string gpu_why_not;
-  auto entries = registered_backends(session, gpu_why_not);
-  keep_collective_rows(launch(), options.gpus_given, entries);
-  if (options.list_backends) {
-    list_backends(entries, gpu_why_not, options);
-    return kExitOk;
-  }
-
-  const std::string filter = benchmark::GetBenchmarkFilter();
+// The selected cases registered with Google Benchmark, or an exit status when none is.
+int select_and_register(Session& session, const std::vector<BackendEntry>& entries, const std::string& gpu_why_not,
+                        const std::string& filter) {
+  const Options& options = session.options();
   const bool gpu_said = gpu_rows_selected(entries, options, filter, gpu_why_not);
-  if (gpu_said) {
-    std::fprintf(stderr, "reduce_bench: GPU benchmarks skipped: %s\n", gpu_why_not.c_str());
-  }
+  if (gpu_said) std::fprintf(stderr, "reduce_bench: GPU benchmarks skipped: %s\n", gpu_why_not.c_str());
   const auto cases = select_cases(entries, options, filter);
   if (cases.empty()) {
     std::fprintf(stderr, "reduce_bench: no available benchmark matches --benchmark_filter='%s' "
@@ -411,13 +270,18 @@ int run(int argc, char** argv) {
   }
   std::set<std::int64_t> sizes;
   for (const auto& c : cases) sizes.insert(c.n);
-  session.select_sizes({sizes.begin(), sizes.end()});
+  session.input().select_sizes({sizes.begin(), sizes.end()});
   register_cases(cases, entries, options.compare_min_time);
-
   if (!options.list_tests) add_context(session, entries, gpu_why_not, gpu_said);
   const std::int64_t twins = options.compare_min_time > 0 ? 2 : 1;
   Progress::get().start(twins * static_cast<std::int64_t>(cases.size()), options.repetitions,
                         !options.user_min_time && twins == 1);
+  return kGoOn;
+}
+
+// Runs what is registered through the reporters; returns how many benchmarks ran.
+std::size_t run_registered(Session& session, OutputFile& output) {
+  const Options& options = session.options();
   const auto console = launch().rank != 0 ? silent_reporter()
                                           : make_console_reporter(options.user_console_flags || options.list_tests);
   install_interrupt_handlers();
@@ -425,7 +289,7 @@ int run(int argc, char** argv) {
   // Repetition rows widened by their benchmark's scatter between repetitions (bench/repetitions.hpp),
   // on the console table and in a JSON --benchmark_out; Google Benchmark's own reporters otherwise.
   const double target = options.rule.target;
-  const OnWiden widen = [&](const std::string& name, double between) { session.widen(name, between); };
+  const OnWiden widen = [&](const std::string& name, double between) { session.log().widen(name, between, target); };
   const auto display = console ? widening_reporter(console.get(), target, widen) : nullptr;
   benchmark::JSONReporter json;
   const auto widened_json = !output.target().empty() && output.format() == "json"
@@ -436,14 +300,35 @@ int run(int argc, char** argv) {
   Progress::get().finish();
   benchmark::Shutdown();
   release_gpu();
+  return ran;
+}
+
+int run(int argc, char** argv) {
+  Options options;
+  if (const int status = parse_ours(argc, argv, options); status != kGoOn) return status;
+  std::vector<char*> args(argv, argv + argc);
+  OutputFile output;  // rank 0's --benchmark_out goes to a temporary, moved onto the file when whole
+  std::string min_time = kOneIterationFlag;
+  if (const int status = set_up_run(options, args, output, min_time); status != kGoOn) return status;
+
+  Session session(options);  // InputError for a bad --input: caught in main
+  std::string gpu_why_not;
+  auto entries = registered_backends(session, gpu_why_not);
+  keep_collective_rows(launch(), options.gpus_given, entries);
+  if (options.list_backends) {
+    list_backends(entries, gpu_why_not, options);
+    return kExitOk;
+  }
+  const std::string filter = benchmark::GetBenchmarkFilter();
+  if (const int status = select_and_register(session, entries, gpu_why_not, filter); status != kGoOn) return status;
   // A listing, or no benchmark, writes no rows: the file stays as it was (the destructor discards).
-  if (ran == 0) {
+  if (run_registered(session, output) == 0) {
     std::fprintf(stderr, "reduce_bench: no benchmark ran for --benchmark_filter='%s'\n", filter.c_str());
     return kExitNoMatch;
   }
   if (options.list_tests) return kExitOk;
   // Interrupted before any benchmark recorded an outcome: no summary, only the closing line.
-  const int status = interrupted() && session.outcomes().empty() ? kExitOk : summarize(session);
+  const int status = interrupted() && session.log().outcomes().empty() ? kExitOk : summarize(session);
   // After the summary, so that a file that could not be written is said last, not above it.
   const bool written = output.commit() && console_written();
   const int closing = finish_interrupted(status);

@@ -8,7 +8,6 @@
 
 #include "bench/forwarding_reporter.hpp"
 #include "bench/sampling.hpp"
-#include "bench/session.hpp"
 
 namespace rb::bench {
 
@@ -39,14 +38,6 @@ double between_repetitions(const std::vector<RunInterval>& runs) {
 }
 
 double widened(double precision, double between) { return std::hypot(precision, between); }
-
-void Session::widen(const std::string& name, double between) {
-  for (Outcome& o : outcomes_) {
-    if (o.name != name || o.samples == 0) continue;
-    o.precision = widened(o.precision, between);
-    o.target_met = o.target_met && o.precision <= options_.rule.target;
-  }
-}
 
 namespace {
 

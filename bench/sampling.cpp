@@ -161,6 +161,35 @@ double Sampler::independent_precision() const {
   return (v[static_cast<std::size_t>(k - j)] - v[static_cast<std::size_t>(j - 1)]) / 2 / m;
 }
 
+namespace {
+
+// The batch interval from the blocks' medians, part of precision. Drift: their variance over
+// what `precision` implies for a block of k / B samples (B se^2, se = precision / 1.96) beyond the
+// 99% point of chi-square(B - 1) / (B - 1), their law for a level that holds still.
+struct Batch {
+  double half = 0;  // relative half-width
+  bool drift = false;
+};
+
+Batch batch_of_blocks(const std::vector<double>& samples, double precision, double m) {
+  const auto k = static_cast<std::int64_t>(samples.size());
+  const std::int64_t blocks = std::min(kMaxBlocks, k / kBlockSamples);
+  if (blocks < 4) return {};
+  std::vector<double> medians(static_cast<std::size_t>(blocks)), block;
+  for (std::int64_t b = 0; b < blocks; ++b) {
+    block.assign(samples.begin() + b * k / blocks, samples.begin() + (b + 1) * k / blocks);
+    medians[static_cast<std::size_t>(b)] = quantile(block, 0.5);
+  }
+  double mean = 0, var = 0;
+  for (const double x : medians) mean += x / static_cast<double>(blocks);
+  for (const double x : medians) var += (x - mean) * (x - mean) / static_cast<double>(blocks - 1);
+  const double se = precision / 1.959964 * m;
+  return {student_t975(blocks - 1) * std::sqrt(var / static_cast<double>(blocks)) / m,
+          var > chi2_99_per_df(blocks - 1) * static_cast<double>(blocks) * se * se};
+}
+
+}  // namespace
+
 Sampler::Interval Sampler::interval() const {
   const auto k = count();
   const double kd = static_cast<double>(k);
@@ -194,24 +223,9 @@ Sampler::Interval Sampler::interval() const {
   out.spread = 1.959964 * (at(0.75) - at(0.25)) / std::sqrt(out.k_eff) / m;
   out.precision = std::max(narrow, out.spread);
   out.unstable = false;
-  // The batch interval from the blocks' medians, part of precision. Drift: their variance over
-  // what the interval above implies for a block of k / B samples (B se^2, se = precision / 1.96)
-  // beyond the 99% point of chi-square(B - 1) / (B - 1), their law for a level that holds still.
-  const std::int64_t blocks = std::min(kMaxBlocks, k / kBlockSamples);
-  if (blocks >= 4) {
-    std::vector<double> medians(static_cast<std::size_t>(blocks)), block;
-    for (std::int64_t b = 0; b < blocks; ++b) {
-      block.assign(samples_.begin() + b * k / blocks, samples_.begin() + (b + 1) * k / blocks);
-      medians[static_cast<std::size_t>(b)] = quantile(block, 0.5);
-    }
-    double mean = 0, var = 0;
-    for (const double x : medians) mean += x / static_cast<double>(blocks);
-    for (const double x : medians) var += (x - mean) * (x - mean) / static_cast<double>(blocks - 1);
-    const double se = out.precision / 1.959964 * m;
-    out.drift = var > chi2_99_per_df(blocks - 1) * static_cast<double>(blocks) * se * se;
-    const double batch = student_t975(blocks - 1) * std::sqrt(var / static_cast<double>(blocks)) / m;
-    out.precision = std::max(out.precision, batch);
-  }
+  const Batch batch = batch_of_blocks(samples_, out.precision, m);
+  out.drift = batch.drift;
+  out.precision = std::max(out.precision, batch.half);
   if (rule_.tick_seconds > 0) out.precision = std::max(out.precision, rule_.tick_seconds / m);
   const std::int64_t j999 = scaled(median_ci_rank_999(ke), median_ci_rank_999(k));
   if (j999 > 0) {

@@ -49,7 +49,7 @@ std::size_t run_all(Side side, const Options& options, std::vector<std::string>&
   std::erase_if(entries, [](const BackendEntry& e) { return !e.unavailable.empty() || e.name.starts_with("tune/"); });
   rb::test::run_in_process(session, entries, side == Side::gpu ? "/cold" : "all");
   release_gpu();
-  for (const auto& o : session.outcomes()) {
+  for (const auto& o : session.log().outcomes()) {
     // The nccl/* rows generate their shards on each GPU: given a file they must skip, saying so.
     const bool refuses_file = !options.input_path.empty() && o.name.starts_with("nccl/");
     if (refuses_file ? o.kind != Outcome::Kind::skipped || o.message.find("synthetic input only") == std::string::npos
@@ -57,7 +57,7 @@ std::size_t run_all(Side side, const Options& options, std::vector<std::string>&
       failures.push_back(o.name + ": " + o.message);
     }
   }
-  return session.outcomes().size();
+  return session.log().outcomes().size();
 }
 
 // Every (seed, distribution, offset) case in `types`; with `thin`, one case per seed (the three

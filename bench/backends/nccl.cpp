@@ -35,7 +35,7 @@ BackendDef<float> row(std::string name, std::string local, nccl::Combine combine
     }
     if (!*def || !(*def)->unavailable.empty()) {
       s.SkipWithError(("local backend " + local + " is not available").c_str());
-      session.record({c.name(), Outcome::Kind::skipped, "local backend " + local + " is not available"});
+      session.log().record({c.name(), Outcome::Kind::skipped, "local backend " + local + " is not available"});
       return;
     }
     nccl::run_case(s, session, **def, combine, c, buffers);

@@ -24,8 +24,11 @@ constexpr double kWarmByCall = 0.02;
 template <class T>
 void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
   try {
-    const CpuProblemOf<T> problem{session.host_data_as<T>(c.n), c.n};  // before the reference: see gpu/runner.cpp
-    const Reference& ref = session.reference(c.n, c.dtype);
+    ExactInPlace in_place(session.input());  // whatever happens below, the next row finds the input
+    // The input before the reference: a size that cannot run is never scanned.
+    const CpuProblemOf<T> problem{session.input().host_data_as<T>(c.n), c.n};
+    Measurement m;
+    m.reference = session.references().input(c.n, c.dtype);
     auto backend = def.make(problem);
     const auto timed_call = [&](double& seconds) {
       const auto t0 = std::chrono::steady_clock::now();
@@ -36,43 +39,36 @@ void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     };
     // Untimed calls on the input (the first starts the threads): accuracy, repeatability.
     double last_call = 0;
-    Measurement m;
     m.on_input(accuracy_calls([&] { return timed_call(last_call); }));
     // The exact check (once per backend and n, bench/verify.hpp) leaves exact data set 0 in place
     // for the timed calls (--time_on=exact), or the input comes back (--time_on=input).
-    const ExactData data = exact_data_for(backend->structure());
-    const auto sum_exact = [&](int set) {
-      session.fill_exact_host(c.n, set, c.dtype, data);
+    m.structure = backend->structure();
+    const ExactData data = exact_data_for(m.structure);
+    m.exact = session.exact().run(c, data, [&](int set) {
+      in_place.fill(c.n, set, c.dtype, data);
       return timed_call(last_call);
-    };
-    session.exact_check(c, data, sum_exact);
+    });
     m.timed_on = session.options().time_on;
-    if (m.timed_on == TimedData::exact) session.fill_exact_host(c.n, 0, c.dtype, data);
-    else session.restore_host();
+    if (m.timed_on == TimedData::exact) in_place.fill(c.n, 0, c.dtype, data);
+    else in_place.restore();
     // Every later call's sum, warm-up and timed, goes to the per-call check.
-    if (last_call < kWarmByCall) {
-      warm_up([&] {
-        double seconds = 0;
-        m.calls.push_back(timed_call(seconds));
-        return seconds;
-      }, session.options().rule.warmup_seconds);
-    }
-    const LoadWatch load;  // other processes' CPU time over the samples alone
-    const Timing timing = measure(state, sampling_for(session.options(), c, kSteadyTickSeconds), [&] {
+    const auto checked_call = [&] {
       double seconds = 0;
       m.calls.push_back(timed_call(seconds));
       return seconds;
-    });
+    };
+    if (last_call < kWarmByCall) warm_up(checked_call, session.options().rule.warmup_seconds);
+    const LoadWatch load;  // other processes' CPU time over the samples alone
+    const Timing timing = measure(state, sampling_for(session.options(), c, kSteadyTickSeconds), checked_call);
     m.contention = load.read();
     state.counters["threads"] = backend->threads();
     m.seconds = timing.seconds;
     m.ceiling = cpu_ceiling();
     m.stats = timing.stats;
     m.promised = def.determinism;
-    finish_case(state, session, c, ref, backend->structure(), m, sum_exact);
-    session.restore_host();
+    finish_case(state, session, c, m);
+    in_place.restore();  // here, where an error fails the row; the guard covers the other paths
   } catch (const std::exception& e) {
-    session.restore_host();
     fail_case(state, session, c, e);
   }
 }

@@ -7,9 +7,6 @@
 
 namespace rb::bench {
 
-// A GPU benchmark is flagged `throttled` when the lowest SM clock read during its samples is below
-// this fraction of the device's maximum (gpu/clock_watch.hpp).
-inline constexpr double kThrottleFraction = 0.9;
 // The step of cudaEventElapsedTime on the GPUs measured: the GPU rows' timer resolution
 // (StopRule::tick_seconds).
 inline constexpr double kEventTickSeconds = 32e-9;

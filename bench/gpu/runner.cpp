@@ -85,83 +85,94 @@ Ceiling ceiling_of(const gpu::DeviceInfo& d, const Case& c) {
                      c.mode == Mode::cold);
 }
 
+// The sum of one untimed call, its result slot poisoned first.
+template <class Backend>
+double one_call(GpuSession& g, Backend& backend) {
+  g.slot().poison();
+  backend.enqueue(g.stream());
+  RB_CUDA_CHECK(cudaStreamSynchronize(g.stream()));
+  RB_CUDA_CHECK(cudaGetLastError());
+  return backend.result();
+}
+
+// The samples, each behind the spin kernel (and the flush, cold), with every call's sum logged and
+// the clocks, other processes and host time watched over them alone.
+template <class Backend>
+Timing timed_loop(benchmark::State& state, Session& session, const Case& c, Backend& backend, Measurement& m) {
+  GpuSession& g = runtime().get();
+  const bool blocking = backend.blocking();
+  double host_seconds = 0;
+  std::int64_t calls = 0;
+  gpu::ClockWatch clock(g.info().pci_bus_id, g.info().sm_clock_khz);
+  gpu::CallLog sums(g, backend);
+  gpu::OthersWatch others(g.info().pci_bus_id);
+  const LoadWatch load;  // other processes' CPU time over the samples alone
+  const Timing timing = measure(state, sampling_for(session.options(), c, kEventTickSeconds), [&] {
+    if (c.mode == Mode::cold) g.enqueue_flush();
+    sums.before_call();  // poisons the result slot (keeping the previous call's sum)
+    if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(g.stream()));
+    else g.enqueue_spin(c.mode == Mode::cold);
+    g.record_start();
+    const auto t0 = std::chrono::steady_clock::now();
+    backend.enqueue(g.stream());
+    host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ++calls;
+    g.record_stop();
+    const double dt = g.elapsed_seconds();
+    sums.after_call();
+    clock.poll();
+    others.poll();
+    return dt;
+  });
+  m.contention = load.read();
+  m.gpu_others = others.most();
+  m.throttled = clock.throttled();
+  if (clock.lowest_mhz() > 0) state.counters["sm_mhz"] = clock.lowest_mhz();
+  state.counters["throttled"] = clock.throttled() ? 1.0 : 0.0;
+  state.counters["stream_check"] = blocking ? 0.0 : 1.0;
+  if (blocking && calls > 0) state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(calls);
+  for (const double sum : sums.take()) m.calls.push_back(sum);
+  RB_CUDA_CHECK(cudaStreamSynchronize(g.stream()));
+  RB_CUDA_CHECK(cudaGetLastError());
+  return timing;
+}
+
 template <class T>
 void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
   try {
     GpuSession& g = runtime().get();
+    ExactInPlace in_place(g);  // whatever happens below, the next row finds the input
     const T* input = g.input_as<T>(c.n);  // before the reference: a size that cannot run is never scanned
-    const Reference& ref = session.reference(c.n, c.dtype);
-    const cudaStream_t stream = g.stream();
-    auto backend = def.make(gpu::GpuProblemOf<T>{input, c.n, stream, g.scratch(), g.slot(), g.info().sm_count});
-    const auto one_call = [&] {
-      g.slot().poison();
-      backend->enqueue(stream);
-      RB_CUDA_CHECK(cudaStreamSynchronize(stream));
-      RB_CUDA_CHECK(cudaGetLastError());
-      return backend->result();
-    };
+    Measurement m;
+    m.reference = session.references().input(c.n, c.dtype);
+    auto backend = def.make(gpu::GpuProblemOf<T>{input, c.n, g.stream(), g.scratch(), g.slot(), g.info().sm_count});
     // Untimed calls on the input (the first loads each kernel's module: lazy loading is the default
     // since CUDA 12, and libraries query the device on their first call): accuracy, repeatability.
-    Measurement m;
-    m.on_input(accuracy_calls(one_call));
-    const Structure structure = backend->structure();
-    const ExactData data = exact_data_for(structure);
-    const bool blocking = backend->blocking();
+    m.on_input(accuracy_calls([&] { return one_call(g, *backend); }));
+    m.structure = backend->structure();
+    const ExactData data = exact_data_for(m.structure);
     // The exact check (once per backend and n): set 1 through a captured graph, the stream rule
     // (bench/gpu/stream_check.hpp), then set 0, left in place for the timed calls.
-    const auto sum_exact = [&](int set) {
-      g.fill_exact(c.n, set, c.dtype, data);
-      return set == 1 && !blocking ? gpu::call_through_graph(g, *backend) : one_call();
-    };
-    session.exact_check(c, data, sum_exact);
+    m.exact = session.exact().run(c, data, [&](int set) {
+      in_place.fill(c.n, set, c.dtype, data);
+      return set == 1 && !backend->blocking() ? gpu::call_through_graph(g, *backend) : one_call(g, *backend);
+    });
     m.timed_on = session.options().time_on;
     if (m.timed_on == TimedData::exact) {
-      g.fill_exact(c.n, 0, c.dtype, data);
-      m.calls.push_back(one_call());  // a hot row's data in L2, as its timed calls find it
+      in_place.fill(c.n, 0, c.dtype, data);
+      m.calls.push_back(one_call(g, *backend));  // a hot row's data in L2, as its timed calls find it
     } else {
-      g.restore_input();
+      in_place.restore();
     }
-    double host_seconds = 0;
-    std::int64_t calls = 0;
-    gpu::ClockWatch clock(g.info().pci_bus_id, g.info().sm_clock_khz);
-    gpu::CallLog sums(g, *backend);
-    gpu::OthersWatch others(g.info().pci_bus_id);
-    const LoadWatch load;  // other processes' CPU time over the samples alone
-    const Timing timing = measure(state, sampling_for(session.options(), c, kEventTickSeconds), [&] {
-      if (c.mode == Mode::cold) g.enqueue_flush();
-      sums.before_call();  // poisons the result slot (keeping the previous call's sum)
-      if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(stream));
-      else g.enqueue_spin(c.mode == Mode::cold);
-      g.record_start();
-      const auto t0 = std::chrono::steady_clock::now();
-      backend->enqueue(stream);
-      host_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      ++calls;
-      g.record_stop();
-      const double dt = g.elapsed_seconds();
-      sums.after_call();
-      clock.poll();
-      others.poll();
-      return dt;
-    });
-    m.contention = load.read();
-    m.gpu_others = others.most();
-    if (clock.lowest_mhz() > 0) state.counters["sm_mhz"] = clock.lowest_mhz();
-    state.counters["throttled"] = clock.throttled() ? 1.0 : 0.0;
-    state.counters["stream_check"] = blocking ? 0.0 : 1.0;
-    if (blocking && calls > 0) state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(calls);
-    for (const double sum : sums.take()) m.calls.push_back(sum);
-    RB_CUDA_CHECK(cudaStreamSynchronize(stream));
-    RB_CUDA_CHECK(cudaGetLastError());
+    const Timing timing = timed_loop(state, session, c, *backend, m);
     m.seconds = timing.seconds;
     m.peak_bytes_per_s = g.info().peak_bytes_per_s;
     m.ceiling = ceiling_of(g.info(), c);
     m.stats = timing.stats;
-    m.throttled = clock.throttled();
     m.promised = def.determinism;
-    finish_case(state, session, c, ref, structure, m, sum_exact);
+    finish_case(state, session, c, m);
     backend.reset();
-    g.restore_input();
+    in_place.restore();  // here, where an error fails the row; the guard covers the other paths
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
   }

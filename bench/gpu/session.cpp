@@ -45,11 +45,11 @@ GpuSession::~GpuSession() {
 }
 
 const float* GpuSession::input(std::int64_t n) {
-  session_.require_input(n);
+  session_.input().require(n);
   if (capacity_ < 0) plan_input();
   if (n > capacity_)
     throw Skip("n = " + std::to_string(n) + " needs " + format_bytes(4.0 * static_cast<double>(n)) + " " + limit_);
-  restore_input();
+  restore();
   return input_.as<const float>() + session_.options().offset;
 }
 
@@ -81,9 +81,9 @@ void GpuSession::fill_exact(std::int64_t n, int set, Dtype d, ExactData data) {
   filled_ = want;
   if (data == ExactData::sparse) {
     enqueue_fill(stream_, x, n, 0.0f);
-    enqueue_scatter(stream_, x, sparse_set(session_.exact_seed(set), n));
+    enqueue_scatter(stream_, x, sparse_set(session_.input().exact_seed(set), n));
   } else {
-    enqueue_generate(stream_, x, n, Dist::integers, session_.exact_seed(set));
+    enqueue_generate(stream_, x, n, Dist::integers, session_.input().exact_seed(set));
   }
   enqueue_fill(stream_, x + n, kPadFloats, kPoison);
   if (d == Dtype::f32) return;
@@ -91,17 +91,17 @@ void GpuSession::fill_exact(std::int64_t n, int set, Dtype d, ExactData data) {
   typed_.at(d).dirty = std::max(typed_.at(d).dirty, n + kPadFloats);
 }
 
-void GpuSession::restore_input() {
+void GpuSession::restore() {
   if (dirty_ == 0) return;
   float* x = input_.as<float>() + session_.options().offset;
   const std::int64_t dirty = dirty_, input_end = std::min(dirty, capacity_);
   dirty_ = 0;
   filled_ = {};
-  if (session_.synthetic()) {
+  if (session_.input().synthetic()) {
     enqueue_generate(stream_, x, input_end, session_.options().dist, session_.options().seed);
   } else if (input_end > 0) {
-    RB_CUDA_CHECK(cudaMemcpyAsync(x, session_.host_data(input_end), static_cast<std::size_t>(input_end) * sizeof(float),
-                                  cudaMemcpyHostToDevice, stream_));
+    const std::size_t bytes = static_cast<std::size_t>(input_end) * sizeof(float);
+    RB_CUDA_CHECK(cudaMemcpyAsync(x, session_.input().host_data(input_end), bytes, cudaMemcpyHostToDevice, stream_));
   }
   enqueue_fill(stream_, x + input_end, dirty - input_end, 0.0f);  // the padding past the largest n
   for (auto& [d, t] : typed_) {
@@ -118,8 +118,8 @@ void GpuSession::plan_input() {
   const std::int64_t room = (static_cast<std::int64_t>(free_bytes) - kDeviceReserve) / 4 - offset - kPadFloats;
   std::int64_t want = 0;
   capacity_ = 0;
-  for (const auto s : session_.selected_sizes()) {
-    if (!session_.holds(s)) continue;
+  for (const auto s : session_.input().selected_sizes()) {
+    if (!session_.input().holds(s)) continue;
     want = std::max(want, s);
     if (s <= room) capacity_ = std::max(capacity_, s);
   }
@@ -129,10 +129,10 @@ void GpuSession::plan_input() {
   }
   input_ = DeviceBuffer(static_cast<std::size_t>(capacity_ + offset + kPadFloats) * sizeof(float));
   float* x = input_.as<float>() + offset;
-  if (session_.synthetic()) {
+  if (session_.input().synthetic()) {
     enqueue_generate(stream_, x, capacity_, session_.options().dist, session_.options().seed);
   } else if (capacity_ > 0) {
-    RB_CUDA_CHECK(cudaMemcpyAsync(x, session_.host_data(capacity_),
+    RB_CUDA_CHECK(cudaMemcpyAsync(x, session_.input().host_data(capacity_),
                                   static_cast<std::size_t>(capacity_) * sizeof(float),
                                   cudaMemcpyHostToDevice, stream_));
   }

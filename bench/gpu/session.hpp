@@ -55,9 +55,9 @@ class GpuSession {
   }
   // The exact check in place (bench/verify.hpp): set `set`'s integers over x[0, n) and kPoison
   // over the kPadFloats after it, and the same stored as `d` over input_as's; the next input() or
-  // restore_input() puts the input back.
+  // restore() puts the input back.
   void fill_exact(std::int64_t n, int set, Dtype d = Dtype::f32, ExactData data = ExactData::dense);
-  void restore_input();
+  void restore();
 
   // The per-call check's copies of the result slot: kCallBatch slots of ResultSlot::kBytes.
   static constexpr std::int64_t kCallBatch = 1024;

@@ -230,7 +230,7 @@ MaxMin agreed_max_and_min(Team& team, double max_of, double min_of) {
 
 // Per benchmark run: every GPU's shard of x[0, n), or a Skip every rank agrees on.
 Team& team_with_shards(Session& session, const Options& o, const Case& c) {
-  if (!session.synthetic()) {
+  if (!session.input().synthetic()) {
     throw Skip("the nccl/* rows generate each shard on its own GPU: synthetic input only (not --input)");
   }
   Team& team = team_for(o);
@@ -337,7 +337,7 @@ SampleStats solo_baseline(Setup& s) {
 double exact_sum(Session& session, const BackendDef<float>& def, Row& row, const Case& c, int set) {
   Team& team = row.team;
   std::string no_room;
-  const bool room = team.make_exact(c.n, session.exact_seed(set), row.o, no_room);
+  const bool room = team.make_exact(c.n, session.input().exact_seed(set), row.o, no_room);
   if (!team.all_ok(room)) throw Skip(room ? "no room for the exact check's shard on another rank" : no_room);
   Locals exact = make_locals(team, def, row.o, true);
   row.cold = false;
@@ -375,8 +375,12 @@ void check_outcome(benchmark::State& state, Session& session, const BackendDef<f
   // The combine adds each partial once more, after rounding it to the partial's type.
   s.structure.tree += s.row.team.world();
   if (!s.structure.float_result) s.structure.f64_adds += s.row.team.world();
-  const Measurement m = measurement_of(s, def, first_result, timed, clocks);
-  finish_case(state, session, c, ref, s.structure, m, [&](int set) { return exact_sum(session, def, s.row, c, set); });
+  Measurement m = measurement_of(s, def, first_result, timed, clocks);
+  m.reference = ref;
+  m.structure = s.structure;
+  m.exact = session.exact().run(c, exact_data_for(s.structure),
+                                [&](int set) { return exact_sum(session, def, s.row, c, set); });
+  finish_case(state, session, c, m);
 }
 
 void set_counters(benchmark::State& state, const Case& c, int world, const Clocks& clocks, double combine_s,
@@ -405,7 +409,7 @@ void run_case(benchmark::State& state, Session& session, const BackendDef<float>
     const Options& o = session.options();
     Team& team = team_with_shards(session, o, c);
     use_buffers(team, buffers, combine);
-    const Reference& ref = session.reference(c.n);
+    const Reference& ref = session.references().input(c.n);
     Setup s = set_up_locals(team, def, o, combine, c);
     const double first_result = warm_up_row(s);
     const double combine_s = s.row.combine_alone();

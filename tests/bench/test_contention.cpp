@@ -205,7 +205,7 @@ TEST(Contention, AHarnessRowBesideASpinningProcessIsFlagged) {
   EXPECT_EQ(contended[name], 1.0);
   EXPECT_GE(load[name], 0.5);
   EXPECT_TRUE(rb::test::outcome_of(session, name).contended);
-  const std::string summary = contention_summary(session.benchmarks());
+  const std::string summary = contention_summary(session.log().benchmarks());
   EXPECT_NE(summary.find("1 measured under contention"), std::string::npos) << summary;
   EXPECT_NE(summary.find("\n  " + name), std::string::npos) << summary;
 }

@@ -76,12 +76,12 @@ TEST(Dtypes, StoredValuesAreTheInputRoundedAndEveryOneIsAFloat) {
 
 template <class T>
 void expect_typed_data(Session& session, std::int64_t n) {
-  const float* x = session.host_data(n);
-  const T* t = session.host_data_as<T>(n);
+  const float* x = session.input().host_data(n);
+  const T* t = session.input().host_data_as<T>(n);
   std::vector<T> want(static_cast<std::size_t>(n));
   store(rb::dtype_of<T>, x, want.data(), n);
   for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(rb::widen(t[i]), rb::widen(want[i])) << i;
-  const Reference& r = session.reference(n, rb::dtype_of<T>);
+  const Reference& r = session.references().input(n, rb::dtype_of<T>);
   EXPECT_NEAR(r.sum, widened_sum(t, n), 1e-12 * r.sum_abs) << dtype_name(rb::dtype_of<T>);
 }
 
@@ -90,7 +90,7 @@ TEST(Dtypes, HostDataAndReferencesAreTheValuesAsStored) {
   o.dist = Dist::uniform;
   o.offset = 3;
   Session session(o);
-  session.select_sizes(o.sizes);
+  session.input().select_sizes(o.sizes);
   for (const std::int64_t n : o.sizes) {
     expect_typed_data<double>(session, n);
     expect_typed_data<rb::f16>(session, n);
@@ -98,8 +98,8 @@ TEST(Dtypes, HostDataAndReferencesAreTheValuesAsStored) {
     expect_typed_data<std::int32_t>(session, n);
   }
   // f16 rounding moves the sum: the types' references differ from f32's, as they must.
-  EXPECT_NE(session.reference(100003, Dtype::f16).sum, session.reference(100003).sum);
-  EXPECT_EQ(session.reference(100003, Dtype::f64).sum, session.reference(100003).sum);
+  EXPECT_NE(session.references().input(100003, Dtype::f16).sum, session.references().input(100003).sum);
+  EXPECT_EQ(session.references().input(100003, Dtype::f64).sum, session.references().input(100003).sum);
 }
 
 TEST(Dtypes, RowsOfEveryTypeAreNamedByTypeAndF32NamesStay) {

@@ -72,7 +72,7 @@ std::size_t run_with(bench::Session& session, const std::vector<bench::BackendEn
   const auto cases = bench::select_cases(entries, session.options(), filter);
   std::set<std::int64_t> sizes;
   for (const auto& c : cases) sizes.insert(c.n);
-  session.select_sizes({sizes.begin(), sizes.end()});
+  session.input().select_sizes({sizes.begin(), sizes.end()});
   bench::register_cases(cases, entries);
   const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter, filter);
   benchmark::ClearRegisteredBenchmarks();
@@ -117,7 +117,7 @@ std::vector<bench::BackendDef<float>> registered_gpu_defs() {
 }
 
 bench::Outcome outcome_of(const bench::Session& session, const std::string& name) {
-  const auto& all = session.outcomes();
+  const auto& all = session.log().outcomes();
   const auto it = std::find_if(all.rbegin(), all.rend(), [&](const bench::Outcome& o) { return o.name == name; });
   if (it == all.rend()) {
     ADD_FAILURE() << "no outcome recorded for " << name;

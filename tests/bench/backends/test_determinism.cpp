@@ -75,8 +75,8 @@ TEST(Repeat, TheCheckCatchesAnOrderThatChanges) {
   const std::int64_t n = 1'000'003;
   Options o = rb::test::small_options({n});
   Session session(o);
-  session.select_sizes({n});
-  auto backend = cpu_backend<rb::test::ChangesOrder>("t/changes_order").make({session.host_data(n), n});
+  session.input().select_sizes({n});
+  auto backend = cpu_backend<rb::test::ChangesOrder>("t/changes_order").make({session.input().host_data(n), n});
   double first = 0, other = 0;
   EXPECT_FALSE(repeatable([&] { return backend->run(); }, first, other));
   EXPECT_NE(bits(first), bits(other));
@@ -85,10 +85,10 @@ TEST(Repeat, TheCheckCatchesAnOrderThatChanges) {
 TEST(Determinism, CpuRowsKeepTheirPromise) {
   Options o = rb::test::small_options(sizes(available_host_bytes()));
   Session session(o);
-  session.select_sizes(o.sizes);
+  session.input().select_sizes(o.sizes);
   int checked = 0;
   for (const auto n : o.sizes) {
-    const float* x = session.host_data(n);
+    const float* x = session.input().host_data(n);
     for (const auto& def : rb::test::registered_cpu_defs()) {
       if (!def.unavailable.empty()) continue;
       auto backend = def.make({x, n});
@@ -109,7 +109,7 @@ TEST(Determinism, GpuRowsKeepTheirPromise) {
   ASSERT_TRUE(info) << why_not;
   Options o = rb::test::small_options(sizes(info->total_bytes));
   Session session(o);
-  session.select_sizes(o.sizes);
+  session.input().select_sizes(o.sizes);
   gpu::GpuSession g(session, *info);
   int checked = 0;
   for (const auto n : o.sizes) {
@@ -150,7 +150,7 @@ TEST(Determinism, GpuToGpuRowsAgreeAcrossGpus) {
     Options o = rb::test::small_options(sizes(info->total_bytes));
     ns = o.sizes;
     Session session(o);
-    session.select_sizes(o.sizes);
+    session.input().select_sizes(o.sizes);
     gpu::GpuSession g(session, *info);
     for (const auto n : o.sizes) {
       const float* x = g.input(n);

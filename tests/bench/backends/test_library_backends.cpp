@@ -27,7 +27,7 @@ void expect_all_verified(std::vector<std::int64_t> sizes) {
   const auto entries = bind_backends(session, library_backends(), why_not);
   ASSERT_TRUE(why_not.empty()) << why_not;
   EXPECT_EQ(rb::test::run_in_process(session, entries), entries.size() * sizes.size() * 2);
-  for (const auto& o : session.outcomes()) EXPECT_EQ(o.kind, Kind::ok) << o.name << ": " << o.message;
+  for (const auto& o : session.log().outcomes()) EXPECT_EQ(o.kind, Kind::ok) << o.name << ": " << o.message;
   release_gpu();
 }
 

@@ -35,7 +35,7 @@ TEST(TorchTriton, OddAndLargeSizes) {
   rb::test::run_in_process(session, entries);
   release_gpu();
   std::size_t ok = 0;
-  for (const auto& o : session.outcomes()) {
+  for (const auto& o : session.log().outcomes()) {
     EXPECT_EQ(o.kind, Outcome::Kind::ok) << o.name << ": " << o.message;
     ok += o.kind == Outcome::Kind::ok;
   }

@@ -51,7 +51,7 @@ TEST(TritonTypedRows, AreVerifiedAtOddAndLargeSizes) {
   rb::test::run_in_process(session, entries);
   release_gpu();
   std::set<std::string> verified;
-  for (const auto& out : session.outcomes()) {
+  for (const auto& out : session.log().outcomes()) {
     EXPECT_EQ(out.kind, Outcome::Kind::ok) << out.name << ": " << out.message;
     EXPECT_NE(out.exact, Outcome::Check::failed) << out.name;
     if (out.kind == Outcome::Kind::ok) verified.insert(out.name.substr(0, out.name.find('/', out.name.find('@'))));

@@ -63,7 +63,7 @@ TEST(CpuRunner, CorrectPassesWrongFailsErrorsAreContained) {
     EXPECT_EQ(outcome_of(session, std::string("t/throws/") + n + "/hot").kind, Kind::error);
     EXPECT_EQ(outcome_of(session, std::string("t/skips/") + n + "/hot").kind, Kind::skipped);
   }
-  EXPECT_EQ(session.failures(), 6);
+  EXPECT_EQ(session.log().failures(), 6);
 }
 
 // Its first call (the exact check's) cannot run; every later call sums correctly.
@@ -92,7 +92,7 @@ TEST(CpuRunner, AnExactCheckThatCannotRunFailsTheRow) {
   EXPECT_EQ(o.exact, Outcome::Check::skipped);
   EXPECT_EQ(o.calls, Outcome::Check::passed);
   EXPECT_NE(o.message.find("exact check could not run: no room for the exact check"), std::string::npos) << o.message;
-  EXPECT_EQ(session.failures(), 1);
+  EXPECT_EQ(session.log().failures(), 1);
 }
 
 TEST(CpuRunner, SizesBeyondTheInputFileAreSkipped) {
@@ -109,7 +109,7 @@ TEST(CpuRunner, SizesBeyondTheInputFileAreSkipped) {
   const auto beyond = outcome_of(session, "t/good/1001/hot");
   EXPECT_EQ(beyond.kind, Kind::skipped);
   EXPECT_NE(beyond.message.find("exceeds the 1000 values"), std::string::npos) << beyond.message;
-  EXPECT_EQ(session.failures(), 0);
+  EXPECT_EQ(session.log().failures(), 0);
   std::filesystem::remove(path);
 }
 
@@ -199,7 +199,7 @@ TEST(CpuRunner, SampleStatisticsAreReported) {
   Session session(rb::test::small_options({4097}));
   const auto entries = bind_backends(session, {cpu_function<&rb::cpu::accumulate_f64>("t/good", kChain64)});
   rb::test::run_in_process(session, entries, "t/good");
-  const auto all = session.benchmarks();
+  const auto all = session.log().benchmarks();
   ASSERT_EQ(all.size(), 1u);
   EXPECT_GE(all[0].samples, 3);  // small_options: min_samples 3
   EXPECT_GT(all[0].precision, 0.0);
@@ -231,26 +231,47 @@ TEST(Session, ExactDataInPlaceThenTheInputAgain) {
     }
     o.offset = 3;
     Session session(o);
-    session.select_sizes({1000, 4097});
-    const float* x = session.host_data(4097);
+    session.input().select_sizes({1000, 4097});
+    const float* x = session.input().host_data(4097);
     const std::vector<float> before(x, x + 4097 + kPadFloats);
     for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
-      for (int set = 0; set < Session::kExactSets; ++set) {
-        session.fill_exact_host(n, set);
-        std::vector<float> want(static_cast<std::size_t>(n));
-        generate(Dist::integers, session.exact_seed(set), want.data(), 0, n);
-        EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
-        for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
-        double sum = 0;
-        for (const float v : want) sum += v;
-        EXPECT_EQ(sum, session.exact_reference(n, set).sum);
-      }
-      EXPECT_EQ(session.host_data(n), x);  // restores
+      {
+        rb::bench::ExactInPlace in_place(session.input());
+        for (int set = 0; set < InputStore::kExactSets; ++set) {
+          in_place.fill(n, set, rb::Dtype::f32, rb::bench::ExactData::dense);
+          std::vector<float> want(static_cast<std::size_t>(n));
+          generate(Dist::integers, session.input().exact_seed(set), want.data(), 0, n);
+          EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
+          for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
+          double sum = 0;
+          for (const float v : want) sum += v;
+          EXPECT_EQ(sum, session.references().exact(n, set).sum);
+        }
+      }  // the guard puts the input back
+      EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << "restored by the guard: " << n;
+      EXPECT_EQ(session.input().host_data(n), x);
       EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << "the input is back, padding zero again: " << n;
     }
-    EXPECT_NE(session.exact_seed(0), session.exact_seed(1));
+    EXPECT_NE(session.input().exact_seed(0), session.input().exact_seed(1));
     if (from_file) std::remove(path.c_str());
   }
+}
+
+// A row that throws with the exact data in place leaves the input whole for the next row: the
+// guard, not the row, puts it back.
+TEST(Session, ExactDataGoneWhenTheRowThrows) {
+  Session session(rb::test::small_options({1000}));
+  session.input().select_sizes({1000});
+  const float* x = session.input().host_data(1000);
+  const std::vector<float> before(x, x + 1000 + kPadFloats);
+  try {
+    rb::bench::ExactInPlace in_place(session.input());
+    in_place.fill(1000, 1, rb::Dtype::f32, rb::bench::ExactData::dense);
+    ASSERT_FALSE(std::equal(before.begin(), before.end(), x)) << "the exact data is in place";
+    throw std::runtime_error("a row that fails half way");
+  } catch (const std::runtime_error&) {
+  }
+  EXPECT_TRUE(std::equal(before.begin(), before.end(), x));
 }
 
 // The sparse data of a 16-bit accumulator's exact check: zeros but for the set's nonzeros, poison
@@ -259,13 +280,14 @@ TEST(Session, SparseExactDataInPlaceThenTheInputAgain) {
   Options o = rb::test::small_options({1000, 4097});
   o.offset = 3;
   Session session(o);
-  session.select_sizes({1000, 4097});
-  const float* x = session.host_data(4097);
+  session.input().select_sizes({1000, 4097});
+  const float* x = session.input().host_data(4097);
   const std::vector<float> before(x, x + 4097 + kPadFloats);
   for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
-    for (int set = 0; set < Session::kExactSets; ++set) {
-      session.fill_exact_host(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);
-      const auto s = rb::bench::sparse_set(session.exact_seed(set), n);
+    rb::bench::ExactInPlace in_place(session.input());
+    for (int set = 0; set < InputStore::kExactSets; ++set) {
+      in_place.fill(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);
+      const auto s = rb::bench::sparse_set(session.input().exact_seed(set), n);
       std::vector<float> want(static_cast<std::size_t>(n), 0.0f);
       double sum = 0;
       for (std::size_t k = 0; k < s.index.size(); ++k) {
@@ -273,17 +295,17 @@ TEST(Session, SparseExactDataInPlaceThenTheInputAgain) {
         sum += s.value[k];
       }
       EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
-      const rb::bf16* typed = session.host_data_as<rb::bf16>(n);
-      session.fill_exact_host(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);  // host_data_as restored it
+      const rb::bf16* typed = session.input().host_data_as<rb::bf16>(n);
+      in_place.fill(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);  // host_data_as restored it
       for (std::size_t k = 0; k < s.index.size(); ++k)
         ASSERT_EQ(rb::to_float(typed[s.index[k]]), s.value[k]) << n << " " << k;
       for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
-      EXPECT_EQ(sum, session.exact_reference(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum);
-      EXPECT_LT(session.exact_reference(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum_abs,
-                session.exact_reference(n, set, rb::Dtype::bf16).sum_abs)
+      EXPECT_EQ(sum, session.references().exact(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum);
+      EXPECT_LT(session.references().exact(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum_abs,
+                session.references().exact(n, set, rb::Dtype::bf16).sum_abs)
           << "not the dense data's";
     }
-    EXPECT_EQ(session.host_data(n), x);  // restores
+    EXPECT_EQ(session.input().host_data(n), x);  // restores
     EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << n;
   }
 }

@@ -162,7 +162,7 @@ TEST(GpuRunner, BlockingBackendColdIsNotFasterThanHot) {
           << backend << n << ": cold " << cold << " us, hot " << hot << " us";
     }
   }
-  EXPECT_EQ(session.failures(), 0);
+  EXPECT_EQ(session.log().failures(), 0);
   release_gpu();
 }
 
