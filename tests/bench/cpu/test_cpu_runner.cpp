@@ -212,6 +212,20 @@ TEST(CpuRunner, SampleStatisticsAreReported) {
 
 }  // namespace
 
+// check(n, set, x) for n = 1000 and 4097 and each exact set, x the host input; after each n,
+// host_data(n) gives x back with the input restored bit for bit, its padding included.
+template <class Check>
+void each_exact_set_then_the_input_again(Session& session, Check check) {
+  session.select_sizes({1000, 4097});
+  const float* x = session.host_data(4097);
+  const std::vector<float> before(x, x + 4097 + kPadFloats);
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
+    for (int set = 0; set < Session::kExactSets; ++set) check(n, set, x);
+    EXPECT_EQ(session.host_data(n), x);  // restores
+    EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << "the input is back, padding zero again: " << n;
+  }
+}
+
 // The exact check writes its integers over the input in place, poison past n, and the input comes
 // back bit for bit afterwards (synthetic and file input), the largest n included.
 TEST(Session, ExactDataInPlaceThenTheInputAgain) {
@@ -231,23 +245,16 @@ TEST(Session, ExactDataInPlaceThenTheInputAgain) {
     }
     o.offset = 3;
     Session session(o);
-    session.select_sizes({1000, 4097});
-    const float* x = session.host_data(4097);
-    const std::vector<float> before(x, x + 4097 + kPadFloats);
-    for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
-      for (int set = 0; set < Session::kExactSets; ++set) {
-        session.fill_exact_host(n, set);
-        std::vector<float> want(static_cast<std::size_t>(n));
-        generate(Dist::integers, session.exact_seed(set), want.data(), 0, n);
-        EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
-        for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
-        double sum = 0;
-        for (const float v : want) sum += v;
-        EXPECT_EQ(sum, session.exact_reference(n, set).sum);
-      }
-      EXPECT_EQ(session.host_data(n), x);  // restores
-      EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << "the input is back, padding zero again: " << n;
-    }
+    each_exact_set_then_the_input_again(session, [&](std::int64_t n, int set, const float* x) {
+      session.fill_exact_host(n, set);
+      std::vector<float> want(static_cast<std::size_t>(n));
+      generate(Dist::integers, session.exact_seed(set), want.data(), 0, n);
+      EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
+      for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
+      double sum = 0;
+      for (const float v : want) sum += v;
+      EXPECT_EQ(sum, session.exact_reference(n, set).sum);
+    });
     EXPECT_NE(session.exact_seed(0), session.exact_seed(1));
     if (from_file) std::remove(path.c_str());
   }
@@ -259,31 +266,24 @@ TEST(Session, SparseExactDataInPlaceThenTheInputAgain) {
   Options o = rb::test::small_options({1000, 4097});
   o.offset = 3;
   Session session(o);
-  session.select_sizes({1000, 4097});
-  const float* x = session.host_data(4097);
-  const std::vector<float> before(x, x + 4097 + kPadFloats);
-  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
-    for (int set = 0; set < Session::kExactSets; ++set) {
-      session.fill_exact_host(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);
-      const auto s = rb::bench::sparse_set(session.exact_seed(set), n);
-      std::vector<float> want(static_cast<std::size_t>(n), 0.0f);
-      double sum = 0;
-      for (std::size_t k = 0; k < s.index.size(); ++k) {
-        want[static_cast<std::size_t>(s.index[k])] = s.value[k];
-        sum += s.value[k];
-      }
-      EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
-      const rb::bf16* typed = session.host_data_as<rb::bf16>(n);
-      session.fill_exact_host(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);  // host_data_as restored it
-      for (std::size_t k = 0; k < s.index.size(); ++k)
-        ASSERT_EQ(rb::to_float(typed[s.index[k]]), s.value[k]) << n << " " << k;
-      for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
-      EXPECT_EQ(sum, session.exact_reference(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum);
-      EXPECT_LT(session.exact_reference(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum_abs,
-                session.exact_reference(n, set, rb::Dtype::bf16).sum_abs)
-          << "not the dense data's";
+  each_exact_set_then_the_input_again(session, [&](std::int64_t n, int set, const float* x) {
+    session.fill_exact_host(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);
+    const auto s = rb::bench::sparse_set(session.exact_seed(set), n);
+    std::vector<float> want(static_cast<std::size_t>(n), 0.0f);
+    double sum = 0;
+    for (std::size_t k = 0; k < s.index.size(); ++k) {
+      want[static_cast<std::size_t>(s.index[k])] = s.value[k];
+      sum += s.value[k];
     }
-    EXPECT_EQ(session.host_data(n), x);  // restores
-    EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << n;
-  }
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
+    const rb::bf16* typed = session.host_data_as<rb::bf16>(n);
+    session.fill_exact_host(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);  // host_data_as restored it
+    for (std::size_t k = 0; k < s.index.size(); ++k)
+      ASSERT_EQ(rb::to_float(typed[s.index[k]]), s.value[k]) << n << " " << k;
+    for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
+    EXPECT_EQ(sum, session.exact_reference(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum);
+    EXPECT_LT(session.exact_reference(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum_abs,
+              session.exact_reference(n, set, rb::Dtype::bf16).sum_abs)
+        << "not the dense data's";
+  });
 }
