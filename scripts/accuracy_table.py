@@ -17,7 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import bench_json  # noqa: E402
-from bench_json import BadInput, load, parse_name  # noqa: E402
+from bench_json import load, parse_name  # noqa: E402
 from formatting import fmt_g2, md_table  # noqa: E402
 
 
@@ -74,13 +74,8 @@ def main(argv=None):
     ap.add_argument("files", nargs="+", metavar="SWEEP.json")
     ap.add_argument("--out", default=None, metavar="FILE.md", help="write here instead of stdout")
     args = ap.parse_args(argv)
-    try:
-        text = table(args.files, bench_json.stamp(__file__, argv))
-    except BadInput as e:
-        print("accuracy_table: " + str(e), file=sys.stderr)
-        return 2
-    bench_json.emit(text, args.out)
-    return 0
+    return bench_json.write_page("accuracy_table", lambda: table(args.files, bench_json.stamp(__file__, argv)),
+                                 args.out)
 
 
 if __name__ == "__main__":

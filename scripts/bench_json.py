@@ -241,6 +241,18 @@ def emit(text, out=None):
         sys.stdout.write(text)
 
 
+def write_page(prog, build, out=None):
+    """A table script's exit status: build()'s text emitted to `out`, 0; or build()'s BadInput
+    on stderr as `prog: message`, 2 (nothing written)."""
+    try:
+        text = build()
+    except BadInput as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 2
+    emit(text, out)
+    return 0
+
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 

@@ -86,19 +86,12 @@ def main(argv):
     ap.add_argument("new")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
-    try:
+
+    def build():
         old_ctx, old = bench_json.load(args.old)
         new_ctx, new = bench_json.load(args.new)
-        text = table((old_ctx, by_row(old)), (new_ctx, by_row(new)), bench_json.stamp(__file__, argv))
-    except bench_json.BadInput as e:
-        print(f"cccl_table: {e}", file=sys.stderr)
-        return 2
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
-    return 0
+        return table((old_ctx, by_row(old)), (new_ctx, by_row(new)), bench_json.stamp(__file__, argv))
+    return bench_json.write_page("cccl_table", build, args.out)
 
 
 if __name__ == "__main__":

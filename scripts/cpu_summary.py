@@ -138,11 +138,7 @@ def main(argv=None):
     except bench_json.BadInput as e:
         print(f"cpu_summary: {e}", file=sys.stderr)
         return 2
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(buf.getvalue())
-    else:
-        sys.stdout.write(buf.getvalue())
+    bench_json.emit(buf.getvalue(), args.out)
     return 0 if ok else 1
 
 

@@ -96,13 +96,8 @@ def main(argv):
     except ValueError:
         print(f"dtype_accuracy: --sizes: expected log2 sizes like 24,30, got {args.sizes!r}", file=sys.stderr)
         return 2
-    try:
-        text = page(args.runs, sizes, bench_json.stamp(__file__, argv))
-    except bench_json.BadInput as e:
-        print(f"dtype_accuracy: {e}", file=sys.stderr)
-        return 2
-    bench_json.emit(text, args.out)
-    return 0
+    return bench_json.write_page("dtype_accuracy", lambda: page(args.runs, sizes, bench_json.stamp(__file__, argv)),
+                                 args.out)
 
 
 if __name__ == "__main__":

@@ -213,24 +213,20 @@ def main(argv):
     ap.add_argument("--out")
     ap.add_argument("--cpu", metavar="LOG2S", help="the CPU rows at these sizes, e.g. 20,28")
     args = ap.parse_args(argv)
-    try:
+
+    def build():
         loaded = [bench_json.load(path) for path in args.runs]
         context, benches = loaded[0]
-        if args.cpu:
-            if len(loaded) > 1:
-                raise bench_json.BadInput("--cpu reads one run")
-            try:
-                sizes = [1 << int(v) for v in args.cpu.split(",")]
-            except ValueError:
-                raise bench_json.BadInput(f"--cpu: expected log2 sizes like 20,28, got {args.cpu!r}")
-            text = cpu_page(context, benches, sizes, bench_json.stamp(__file__, argv))
-        else:
-            text = page(context, [b for _, b in loaded], bench_json.stamp(__file__, argv))
-    except bench_json.BadInput as e:
-        print(f"dtype_table: {e}", file=sys.stderr)
-        return 2
-    bench_json.emit(text, args.out)
-    return 0
+        if not args.cpu:
+            return page(context, [b for _, b in loaded], bench_json.stamp(__file__, argv))
+        if len(loaded) > 1:
+            raise bench_json.BadInput("--cpu reads one run")
+        try:
+            sizes = [1 << int(v) for v in args.cpu.split(",")]
+        except ValueError:
+            raise bench_json.BadInput(f"--cpu: expected log2 sizes like 20,28, got {args.cpu!r}")
+        return cpu_page(context, benches, sizes, bench_json.stamp(__file__, argv))
+    return bench_json.write_page("dtype_table", build, args.out)
 
 
 if __name__ == "__main__":

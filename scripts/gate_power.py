@@ -31,7 +31,7 @@ import sys
 
 HERE = os.path.dirname(os.path.realpath(__file__))
 sys.path.insert(0, HERE)
-from bench_json import BadInput, loads, read_bytes, stamp  # noqa: E402
+from bench_json import BadInput, emit, loads, read_bytes, stamp  # noqa: E402
 from formatting import md_table  # noqa: E402
 
 REGRESS = os.path.join(HERE, "regress")
@@ -156,12 +156,7 @@ def main(argv=None):
     text += md_table(head, table, align="llrr")
     text += ["", "The rows that did not fail, by verdict:", ""]
     text += md_table(["planted in NEW", head[2], head[3]], missed, align="lll")
-    out = "\n".join(text) + "\n"
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(out)
-    else:
-        sys.stdout.write(out)
+    emit("\n".join(text) + "\n", args.out)
     return 0
 
 

@@ -100,14 +100,11 @@ def main(argv=None):
     ap.add_argument("json", help="a reduce_bench sweep (Google Benchmark JSON)")
     ap.add_argument("--out", help="write the table here (default: stdout)")
     args = ap.parse_args(argv)
-    try:
+
+    def build():
         ctx, benches = bench_json.load(args.json)
-        text = render(args.json, ctx, benches, bench_json.stamp(__file__, argv))
-    except bench_json.BadInput as e:
-        print(f"kernel_table: {e}", file=sys.stderr)
-        return 2
-    bench_json.emit(text, args.out)
-    return 0
+        return render(args.json, ctx, benches, bench_json.stamp(__file__, argv))
+    return bench_json.write_page("kernel_table", build, args.out)
 
 
 if __name__ == "__main__":

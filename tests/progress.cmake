@@ -1,11 +1,9 @@
 # cmake -DPROG=<reduce_bench> -P progress.cmake
 # The progress line: on a terminal (a pty from util-linux's `script`) stderr shows "[k/N] ...
 # elapsed" for each benchmark; piped, stderr has none of it.
+include(${CMAKE_CURRENT_LIST_DIR}/run_checked.cmake)
 set(args --sizes=33,4097 --benchmark_filter=cpu/accumulate_f64 --max_time=20ms --timeout=20ms)
-execute_process(COMMAND ${PROG} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "piped run: exit status ${rc}\n${out}${err}")
-endif()
+rb_run_checked("piped run" out err ${PROG} ${args})
 if(err MATCHES "elapsed")
   message(FATAL_ERROR "piped run printed a progress line:\n${err}")
 endif()
@@ -15,11 +13,7 @@ if(NOT SCRIPT)
   return()
 endif()
 list(JOIN args " " joined)
-execute_process(COMMAND ${SCRIPT} -qec "${PROG} ${joined} >/dev/null" /dev/null
-                RESULT_VARIABLE rc OUTPUT_VARIABLE tty ERROR_VARIABLE tty_err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "terminal run: exit status ${rc}\n${tty}${tty_err}")
-endif()
+rb_run_checked("terminal run" tty tty_err ${SCRIPT} -qec "${PROG} ${joined} >/dev/null" /dev/null)
 if(NOT tty MATCHES "\\[1/2\\] [0-9]+:[0-9][0-9] elapsed, ~[0-9]+:[0-9][0-9] left: cpu/accumulate_f64/4097/hot")
   message(FATAL_ERROR "terminal run: no progress line in\n${tty}")
 endif()

@@ -4,14 +4,7 @@
 # "name=promise,...", all as --list_backends prints them, and every context key that was there
 # before is still there.
 cmake_minimum_required(VERSION 3.25)
-execute_process(COMMAND ${PROG} --list_backends RESULT_VARIABLE rc OUTPUT_VARIABLE listing)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "--list_backends: exit status ${rc}")
-endif()
-# Reasons may hold ';', CMake's list separator: it travels as byte 1 until the comparison.
-string(ASCII 1 semicolon)
-string(REPLACE ";" "${semicolon}" listing "${listing}")
-string(REPLACE "\n" ";" lines "${listing}")
+include(${CMAKE_CURRENT_LIST_DIR}/list_backends.cmake)
 set(available "")
 set(unavailable "")
 set(promises "")
@@ -39,11 +32,8 @@ if(want_available STREQUAL "")
 endif()
 
 file(REMOVE "${OUT}")
-execute_process(COMMAND ${PROG} --sizes=1000 --benchmark_filter=^cpu/accumulate_f64/ --benchmark_out=${OUT}
-                        --benchmark_out_format=json RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the run: exit status ${rc}\n${err}")
-endif()
+rb_run_checked("the run" out err ${PROG} --sizes=1000 --benchmark_filter=^cpu/accumulate_f64/ --benchmark_out=${OUT}
+               --benchmark_out_format=json)
 file(READ "${OUT}" json)
 string(JSON got_available GET "${json}" context backends)
 string(JSON got_unavailable ERROR_VARIABLE missing GET "${json}" context backends_unavailable)

@@ -45,22 +45,16 @@ TEST(Interrupt, FirstSignalSetsTheFlagAndRestoresTheDefaults) {
 }
 
 TEST(Interrupt, SecondSignalKills) {
-  EXPECT_EXIT(
-      {
-        install_interrupt_handlers();
-        std::raise(SIGINT);
-        std::raise(SIGTERM);
-        std::_Exit(0);
-      },
-      testing::KilledBySignal(SIGTERM), "");
-  EXPECT_EXIT(
-      {
-        install_interrupt_handlers();
-        std::raise(SIGTERM);
-        std::raise(SIGTERM);
-        std::_Exit(0);
-      },
-      testing::KilledBySignal(SIGTERM), "");
+  for (const int first : {SIGINT, SIGTERM}) {
+    EXPECT_EXIT(
+        {
+          install_interrupt_handlers();
+          std::raise(first);
+          std::raise(SIGTERM);
+          std::_Exit(0);
+        },
+        testing::KilledBySignal(SIGTERM), "");
+  }
 }
 
 TEST(Interrupt, ClosingLineAndStatus) {

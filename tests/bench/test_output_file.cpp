@@ -78,6 +78,16 @@ void run_into(OutputFile& out, const std::string& target, const std::string& tex
   write_file(out.temporary(), text);
 }
 
+// `check(dir, earlier)` over a directory that holds an earlier out.json, then over an empty one.
+template <class Check>
+void with_and_without_earlier_file(Check check) {
+  for (const bool earlier : {true, false}) {
+    TempDir dir;
+    if (earlier) write_file(dir / "out.json", "earlier");
+    check(dir, earlier);
+  }
+}
+
 TEST(OutputFile, WholeJsonIsRenamedIntoPlace) {
   TempDir dir;
   OutputFile out;
@@ -107,9 +117,7 @@ TEST(OutputFile, AnEarlierFileIsReplacedAndKeepsItsMode) {
 }
 
 TEST(OutputFile, CutOffJsonIsRefusedAndTheTargetLeftAsItWas) {
-  for (const bool earlier : {true, false}) {
-    TempDir dir;
-    if (earlier) write_file(dir / "out.json", "earlier");
+  with_and_without_earlier_file([](const TempDir& dir, bool earlier) {
     OutputFile out;
     run_into(out, dir / "out.json", kCutOff);
     testing::internal::CaptureStderr();
@@ -119,7 +127,7 @@ TEST(OutputFile, CutOffJsonIsRefusedAndTheTargetLeftAsItWas) {
     EXPECT_EQ(err.find('\n'), err.size() - 1) << "one line: " << err;
     EXPECT_EQ(dir.entries(), earlier ? std::set<std::string>{"out.json"} : std::set<std::string>{});
     EXPECT_EQ(earlier ? read_file(dir / "out.json") : "earlier", "earlier");
-  }
+  });
 }
 
 TEST(OutputFile, IncompleteByFormat) {
@@ -170,9 +178,7 @@ TEST(OutputFile, DevFullIsAWriteError) {
 }
 
 TEST(OutputFile, AnotherWriterIsReportedAndThisRunKept) {
-  for (const bool earlier : {false, true}) {
-    TempDir dir;
-    if (earlier) write_file(dir / "out.json", "earlier");
+  with_and_without_earlier_file([](const TempDir& dir, bool) {
     OutputFile out;
     run_into(out, dir / "out.json", kWhole);
     // The other process's whole file, renamed into place while this run went on.
@@ -185,7 +191,7 @@ TEST(OutputFile, AnotherWriterIsReportedAndThisRunKept) {
                   " was written by another process during this run; it now holds this run's results\n");
     EXPECT_EQ(read_file(dir / "out.json"), kWhole);
     EXPECT_EQ(dir.entries(), std::set<std::string>{"out.json"});
-  }
+  });
 }
 
 TEST(OutputFile, IdentityChangesWithEveryWrite) {
@@ -264,6 +270,15 @@ TEST(OutputFile, NoTemporaryIsAUsageError) {
   EXPECT_EQ(dir.entries(), std::set<std::string>{"file"});
 }
 
+// In a signal test's child process: the handlers installed, `out` redirected to dir/out.json
+// (exit 10 where it cannot be) and set to act on a second signal.
+void arm_for_signals(OutputFile& out, const TempDir& dir) {
+  install_interrupt_handlers();
+  Args args({"reduce_bench", "--benchmark_out=" + (dir / "out.json")});
+  if (!out.redirect(args.ptrs).empty()) std::_Exit(10);
+  out.remove_on_second_signal();
+}
+
 // In a child process (the handlers are process-wide): the first signal leaves the temporary to
 // the run, the second removes it and kills.
 TEST(OutputFile, SecondSignalRemovesTheTemporary) {
@@ -271,11 +286,8 @@ TEST(OutputFile, SecondSignalRemovesTheTemporary) {
   for (const int second : {SIGINT, SIGTERM}) {
     EXPECT_EXIT(
         {
-          install_interrupt_handlers();
           OutputFile out;
-          Args args({"reduce_bench", "--benchmark_out=" + (dir / "out.json")});
-          if (!out.redirect(args.ptrs).empty()) std::_Exit(10);
-          out.remove_on_second_signal();
+          arm_for_signals(out, dir);
           std::raise(SIGINT);
           if (!interrupted() || !exists(out.temporary())) std::_Exit(11);
           std::raise(second);
@@ -293,11 +305,8 @@ TEST(OutputFile, SecondSignalKeepsTheRowsReported) {
   write_file(dir / "out.json", "earlier");
   EXPECT_EXIT(
       {
-        install_interrupt_handlers();
         OutputFile out;
-        Args args({"reduce_bench", "--benchmark_out=" + (dir / "out.json")});
-        if (!out.redirect(args.ptrs).empty()) std::_Exit(10);
-        out.remove_on_second_signal();
+        arm_for_signals(out, dir);
         benchmark::JSONReporter json;
         const auto saving = out.saving_rows(&json);
         std::ofstream file(out.temporary());
@@ -331,11 +340,8 @@ TEST(OutputFile, SecondSignalBeforeAnyRowLeavesTheFile) {
   write_file(dir / "out.json", "earlier");
   EXPECT_EXIT(
       {
-        install_interrupt_handlers();
         OutputFile out;
-        Args args({"reduce_bench", "--benchmark_out=" + (dir / "out.json")});
-        if (!out.redirect(args.ptrs).empty()) std::_Exit(10);
-        out.remove_on_second_signal();
+        arm_for_signals(out, dir);
         write_file(out.temporary(), "{\n  \"context\": {},\n  \"benchmarks\": [\n");
         std::raise(SIGINT);
         std::raise(SIGTERM);

@@ -524,87 +524,103 @@ TEST(Coverage, DefaultRuleHoldsTheTrueMedian) {
   }
 }
 
-// What one run cannot see: a level that moves slower than the run lasts, or a state drawn per run.
+// What one run cannot see, for the test below: a level that moves slower than the run lasts
+// (its AR(1) on the log), or a state drawn per run or per process (+0 or +level, or normal).
+enum class LevelKind { slow_level, state_per_run, two_states_per_run, two_states_per_process };
+struct LevelLaw {
+  const char* name;
+  LevelKind kind;
+  double phi, level, white;  // the level's AR(1) on the log (slow_level), or the states' spread
+  bool asserted = true;
+};
+
+// One simulated process running a row `reps` times under the default rule, `gap` samples of other
+// rows between its repetitions (a slow level moves on meanwhile).
+std::vector<SampleStats> one_process(const LevelLaw& law, std::uint64_t seed, int reps, int gap) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> z;
+  std::bernoulli_distribution coin(0.5);
+  double e = law.level * z(rng);  // slow_level: from its stationary law
+  const double process_state = coin(rng) ? law.level : 0;
+  const auto step = [&] { e = law.phi * e + std::sqrt(1 - law.phi * law.phi) * law.level * z(rng); };
+  std::vector<SampleStats> runs;
+  for (int r = 0; r < reps; ++r) {
+    double state = 0;
+    switch (law.kind) {
+      case LevelKind::slow_level: break;
+      case LevelKind::state_per_run: state = law.level * z(rng); break;
+      case LevelKind::two_states_per_run: state = coin(rng) ? law.level : 0; break;
+      case LevelKind::two_states_per_process: state = process_state; break;
+    }
+    Sampler s(StopRule{});
+    double wall = 0;
+    do {
+      if (law.kind == LevelKind::slow_level) step();
+      const double dt = 50e-6 * std::exp(e + state) * (1 + law.white * z(rng));
+      s.add(dt);
+      wall += dt;
+    } while (!s.done(wall));
+    runs.push_back(s.stats());
+    if (law.kind == LevelKind::slow_level) {
+      for (int i = 0; i < gap; ++i) step();
+    }
+  }
+  return runs;
+}
+
+// Over the repetitions of every process: how many hold the true median, meet the target, both, or
+// hold it or are counted short, each interval widened by the scatter between a process's repetitions.
+struct RepetitionCoverage {
+  int reps = 0, covered = 0, met = 0, met_covered = 0, short_or_covered = 0;
+
+  void add(const LevelLaw& law, const std::vector<SampleStats>& runs) {
+    std::vector<RunInterval> intervals;
+    for (const auto& st : runs) intervals.push_back({st.median, st.precision});
+    const double between = rb::bench::between_repetitions(intervals);
+    // Two states: the true median lies halfway, by symmetry (white noise small against the gap).
+    const bool two_states = law.kind == LevelKind::two_states_per_run || law.kind == LevelKind::two_states_per_process;
+    const double truth = 50e-6 * (two_states ? std::exp(law.level / 2) : 1.0);
+    for (const auto& st : runs) {
+      const double precision = rb::bench::widened(st.precision, between);
+      const bool target_met = st.target_met && precision <= StopRule{}.target;
+      const bool holds = std::abs(st.median - truth) <= precision * st.median;
+      ++reps;
+      covered += holds;
+      met += target_met;
+      met_covered += target_met && holds;
+      short_or_covered += holds || !target_met;
+    }
+  }
+};
+
 // Each simulated process runs a row R = 5 times (repetitions, other rows' samples between them);
 // each repetition's interval is widened by the scatter between the five (bench/repetitions.hpp).
 // Asserted per law: a repetition holds the true median or is counted short (target_met 0) in
 // >= 93% of repetitions. A state drawn once per process is printed, not asserted: no run of one
 // process sees it.
 TEST(Coverage, RepetitionsCoverWhatOneRunCannotSee) {
-  enum class Kind { slow_level, state_per_run, two_states_per_run, two_states_per_process };
-  struct Law {
-    const char* name;
-    Kind kind;
-    double phi, level, white;  // the level's AR(1) on the log (slow_level), or the states' spread
-    bool asserted = true;
-  };
-  const Law laws[] = {
-      {"level AR(1) phi 0.999, sigma 0.4%, under normal cv 1%", Kind::slow_level, 0.999, 0.004, 0.01},
-      {"level AR(1) phi 0.99, sigma 0.4%, under normal cv 1%", Kind::slow_level, 0.99, 0.004, 0.01},
-      {"level AR(1) phi 0.9, sigma 1%, under normal cv 1%", Kind::slow_level, 0.9, 0.01, 0.01},
-      {"a state per run, normal sigma 1%, under normal cv 0.5%", Kind::state_per_run, 0, 0.01, 0.005},
-      {"two states per run (+0 or +2%), under normal cv 0.5%", Kind::two_states_per_run, 0, 0.02, 0.005},
-      {"two states per process (+0 or +2%), under normal cv 0.5%", Kind::two_states_per_process, 0, 0.02, 0.005,
-       false},
+  using enum LevelKind;
+  const LevelLaw laws[] = {
+      {"level AR(1) phi 0.999, sigma 0.4%, under normal cv 1%", slow_level, 0.999, 0.004, 0.01},
+      {"level AR(1) phi 0.99, sigma 0.4%, under normal cv 1%", slow_level, 0.99, 0.004, 0.01},
+      {"level AR(1) phi 0.9, sigma 1%, under normal cv 1%", slow_level, 0.9, 0.01, 0.01},
+      {"a state per run, normal sigma 1%, under normal cv 0.5%", state_per_run, 0, 0.01, 0.005},
+      {"two states per run (+0 or +2%), under normal cv 0.5%", two_states_per_run, 0, 0.02, 0.005},
+      {"two states per process (+0 or +2%), under normal cv 0.5%", two_states_per_process, 0, 0.02, 0.005, false},
   };
   constexpr int kProcesses = 400, kReps = 5, kGap = 2000;  // kGap: samples of other rows between repetitions
   std::printf("| law | repetitions | holds the true median | target_met | holds or counted short | "
               "holds, of target_met |\n|---|---|---|---|---|---|\n");
   std::uint64_t seed = 90'000'000;
-  for (const Law& law : laws) {
-    int reps = 0, covered = 0, met = 0, met_covered = 0, short_or_covered = 0;
-    for (int p = 0; p < kProcesses; ++p) {
-      std::mt19937_64 rng(seed++);
-      std::normal_distribution<double> z;
-      std::bernoulli_distribution coin(0.5);
-      double e = law.level * z(rng);  // slow_level: from its stationary law
-      const double process_state = coin(rng) ? law.level : 0;
-      const auto step = [&] { e = law.phi * e + std::sqrt(1 - law.phi * law.phi) * law.level * z(rng); };
-      std::vector<SampleStats> runs;
-      for (int r = 0; r < kReps; ++r) {
-        double state = 0;
-        switch (law.kind) {
-          case Kind::slow_level: break;
-          case Kind::state_per_run: state = law.level * z(rng); break;
-          case Kind::two_states_per_run: state = coin(rng) ? law.level : 0; break;
-          case Kind::two_states_per_process: state = process_state; break;
-        }
-        Sampler s(StopRule{});
-        double wall = 0;
-        do {
-          if (law.kind == Kind::slow_level) step();
-          const double dt = 50e-6 * std::exp(e + state) * (1 + law.white * z(rng));
-          s.add(dt);
-          wall += dt;
-        } while (!s.done(wall));
-        runs.push_back(s.stats());
-        if (law.kind == Kind::slow_level) {
-          for (int i = 0; i < kGap; ++i) step();
-        }
-      }
-      std::vector<RunInterval> intervals;
-      for (const auto& st : runs) intervals.push_back({st.median, st.precision});
-      const double between = rb::bench::between_repetitions(intervals);
-      // Two states: the true median lies halfway, by symmetry (white noise small against the gap).
-      const double truth = 50e-6 * (law.kind == Kind::two_states_per_run || law.kind == Kind::two_states_per_process
-                                        ? std::exp(law.level / 2)
-                                        : 1.0);
-      for (const auto& st : runs) {
-        const double precision = rb::bench::widened(st.precision, between);
-        const bool target_met = st.target_met && precision <= StopRule{}.target;
-        const bool holds = std::abs(st.median - truth) <= precision * st.median;
-        ++reps;
-        covered += holds;
-        met += target_met;
-        met_covered += target_met && holds;
-        short_or_covered += holds || !target_met;
-      }
-    }
+  for (const LevelLaw& law : laws) {
+    RepetitionCoverage c;
+    for (int p = 0; p < kProcesses; ++p) c.add(law, one_process(law, seed++, kReps, kGap));
     const auto pct = [&](int n, int of) { return of ? 100.0 * n / of : 0.0; };
     std::printf("| %s%s | %d | %.1f%% | %.1f%% | %.1f%% | %.1f%% |\n", law.name, law.asserted ? "" : " (not asserted)",
-                reps, pct(covered, reps), pct(met, reps), pct(short_or_covered, reps), pct(met_covered, met));
+                c.reps, pct(c.covered, c.reps), pct(c.met, c.reps), pct(c.short_or_covered, c.reps),
+                pct(c.met_covered, c.met));
     if (!law.asserted) continue;
-    EXPECT_GE(short_or_covered, reps * 93 / 100) << law.name;
+    EXPECT_GE(c.short_or_covered, c.reps * 93 / 100) << law.name;
   }
 }
 

@@ -15,11 +15,7 @@
 
 namespace {
 
-using rb::bench::Accumulator;
-using rb::bench::check_accuracy;
-using rb::bench::check_exact;
-using rb::bench::Structure;
-using rb::bench::tree_depth;
+using namespace rb::bench;
 
 // P accumulators of type T, element i into accumulator i % P (a grid-stride kernel's order),
 // then a pairwise tree over them.

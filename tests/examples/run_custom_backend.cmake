@@ -4,6 +4,7 @@
 # row exact and within its bound at both sizes, the CUDA row too where a GPU is (cold and hot).
 # RB_EXPECT_GPU=1 in the environment makes an unavailable CUDA row a failure.
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/../run_checked.cmake)
 execute_process(COMMAND ${PROG} --list_backends RESULT_VARIABLE rc OUTPUT_VARIABLE listing ERROR_VARIABLE listing)
 message("${listing}")
 if(NOT rc EQUAL 0)
@@ -26,11 +27,8 @@ elseif(listing MATCHES "my/cuda_two_pass")
   message(FATAL_ERROR "my/cuda_two_pass is listed by a package without CUDA")
 endif()
 
-execute_process(COMMAND ${PROG} --sizes=1000,1048577 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+rb_run_checked("the run" out err ${PROG} --sizes=1000,1048577)
 message("${out}${err}")
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "exit status ${rc}, expected 0")
-endif()
 # my/cpu_sum4's four float chains at 2^20 + 1 state a bound above 1% of sum|x|: without a bound.
 set(expected "${measured} measured: ${measured} exact, [0-9]+ within stated bound, [0-9]+ without a bound; 0 timing only, 0 skipped, 0 failed")
 if(NOT err MATCHES "${expected}")
@@ -52,11 +50,8 @@ execute_process(COMMAND ${PROG} --version RESULT_VARIABLE rc OUTPUT_VARIABLE ver
 if(NOT rc EQUAL 0 OR NOT version MATCHES "^my_bench with reduce_bench [0-9]+[.][0-9]+[.][0-9]+\n$")
   message(FATAL_ERROR "--version: exit status ${rc}, '${version}${err}'")
 endif()
-execute_process(COMMAND ${PROG} --sizes=1000 --benchmark_filter=^my/cpu_sum4/ --benchmark_min_time=0.001s
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the CPU row alone: exit status ${rc}\n${out}${err}")
-endif()
+rb_run_checked("the CPU row alone" out err ${PROG} --sizes=1000 --benchmark_filter=^my/cpu_sum4/
+               --benchmark_min_time=0.001s)
 if(NOT listing MATCHES "GPU backends not built" AND "${out}${err}" MATCHES "GPU benchmarks skipped")
   message(FATAL_ERROR "a run of CPU rows alone says GPU benchmarks were skipped:\n${out}${err}")
 endif()

@@ -136,4 +136,12 @@ inline void expect_caught(const bench::Session& session, const std::vector<Mutan
   }
 }
 
+// A memoizing mutant's row (backend/n/mode): beyond the exact check, its sum comes faster than the
+// hardware can read the input.
+inline void expect_faster_than_physics(const bench::Session& session, const std::string& row) {
+  const auto o = outcome_of(session, row);
+  EXPECT_EQ(o.ceiling, bench::Outcome::Check::failed) << row << ": " << o.message;
+  EXPECT_NE(o.message.find("faster than physics"), std::string::npos) << o.message;
+}
+
 }  // namespace rb::test

@@ -14,28 +14,19 @@ import pty
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.realpath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 import fixtures as fx  # noqa: E402
+from script_case import SCRIPTS, TempDirCase  # noqa: E402
 
-COMPARE = os.path.join(HERE, "..", "..", "scripts", "compare")
+COMPARE = os.path.join(SCRIPTS, "compare")
 OPTIONS = {"--compare-py": None, "--reduce-bench": None}
 ESC = "\033["
 
 
-class Case(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="compare_test_")
-        self.dir = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def file(self, name, doc):
-        return fx.write(os.path.join(self.dir, name), doc)
+class Case(TempDirCase):
+    PREFIX = "compare_test_"
 
     def command(self, *args):
         return [sys.executable, COMPARE, "--compare-py", OPTIONS["--compare-py"], *args]

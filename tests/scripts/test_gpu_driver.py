@@ -13,13 +13,13 @@ import stat
 import subprocess
 import sys
 import tarfile
-import tempfile
 import textwrap
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-GPU = os.path.join(ROOT, "scripts", "gpu")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_case import HERE, SCRIPTS, TempDirCase  # noqa: E402
+
+GPU = os.path.join(SCRIPTS, "gpu")
 
 FAKE_BENCH = textwrap.dedent('''\
     #!{python}
@@ -108,10 +108,11 @@ def executable(path, text):
     os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
 
-class Case(unittest.TestCase):
+class Case(TempDirCase):
+    PREFIX = "gpu_driver_test_"
+
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="gpu_driver_test_")
-        self.dir = self._tmp.name
+        super().setUp()
         self.stubs = os.path.join(self.dir, "stubs")
         self.build = os.path.join(self.dir, "build")
         os.makedirs(self.stubs)
@@ -127,9 +128,6 @@ class Case(unittest.TestCase):
         for t in ("test_onepass", "test_layout"):
             executable(os.path.join(self.build, "tests", "kernels", "cuda", t), GTEST)
         self.out = os.path.join(self.dir, "out")
-
-    def tearDown(self):
-        self._tmp.cleanup()
 
     def check_agree(self, processes):
         with open(os.path.join(self.out, "agree.md")) as f:
@@ -151,6 +149,12 @@ class Case(unittest.TestCase):
         self.assertNotIn("tar:", p.stderr)  # the logs archive
         return p.returncode, p.stdout + p.stderr
 
+    def gpu_exits(self, expected, *args, **env):
+        """scripts/gpu's output, after checking that it exits with `expected`."""
+        code, out = self.gpu(*args, **env)
+        self.assertEqual(code, expected, out)
+        return out
+
     def files(self):
         return sorted(os.listdir(self.out))
 
@@ -161,8 +165,7 @@ class Case(unittest.TestCase):
 
 class Usage(Case):
     def test_usage(self):
-        code, out = self.gpu()
-        self.assertEqual(code, 2)
+        out = self.gpu_exits(2)
         self.assertIn("scripts/gpu sweep OUT [NAME [ARGS]]", out)
         self.assertEqual(self.gpu("bogus", self.out)[0], 2)
         self.assertEqual(self.gpu("tune", self.out, "bogus")[0], 2)
@@ -170,8 +173,7 @@ class Usage(Case):
 
 class Rule(Case):
     def test_rule(self):
-        code, out = self.gpu("rule", self.out)
-        self.assertEqual(code, 0, out)
+        self.gpu_exits(0, "rule", self.out)
         self.assertEqual(self.files(), ["agree.md", "agree.tgz", "cv.json", "cv.md", "logs.tgz", "pages.tgz",
                                         "pages_off.md", "pages_on.md", "readme.command.txt", "readme.json.gz",
                                         "readme.log.gz", "targets.txt"])
@@ -191,16 +193,14 @@ class Rule(Case):
 
 class Agree(Case):
     def test_agree_alone(self):
-        code, out = self.gpu("agree", self.out, RB_RULE_PROCESSES="2")
-        self.assertEqual(code, 0, out)
+        self.gpu_exits(0, "agree", self.out, RB_RULE_PROCESSES="2")
         self.assertEqual(self.files(), ["agree.md", "agree.tgz", "logs.tgz"])
         self.check_agree(2)
 
 
 class Sweep(Case):
     def test_named_sweep(self):
-        code, out = self.gpu("sweep", self.out, "uniform", "--dist=uniform", "--benchmark_min_time=1x")
-        self.assertEqual(code, 0, out)
+        self.gpu_exits(0, "sweep", self.out, "uniform", "--dist=uniform", "--benchmark_min_time=1x")
         self.assertEqual(self.files(), ["uniform.command.txt", "uniform.json", "uniform.log.gz"])
         with open(os.path.join(self.out, "uniform.command.txt")) as f:
             lines = f.read().splitlines()
@@ -215,18 +215,15 @@ class Sweep(Case):
             self.assertIn("reduce_bench:", f.read())
 
     def test_default_name_and_missing_build(self):
-        code, out = self.gpu("sweep", self.out)
-        self.assertEqual(code, 0, out)
+        out = self.gpu_exits(0, "sweep", self.out)
         self.assertEqual(self.files(), ["baseline.command.txt", "baseline.json", "baseline.log.gz"])
-        code, out = self.gpu("sweep", self.out, RB_BUILD=os.path.join(self.dir, "nowhere"))
-        self.assertEqual(code, 2)
+        out = self.gpu_exits(2, "sweep", self.out, RB_BUILD=os.path.join(self.dir, "nowhere"))
         self.assertIn("scripts/gpu check", out)
 
 
 class Check(Case):
     def test_check(self):
-        code, out = self.gpu("check", self.out)
-        self.assertEqual(code, 0, out)
+        out = self.gpu_exits(0, "check", self.out)
         self.assertEqual(self.files(), ["logs.tgz", "thrust.json"])
         self.assertEqual(self.logs(), ["build.log", "configure.log", "ctest.log", "mutants_cpu.log", "mutants_gpu.log",
                                        "thrust.log"])
@@ -235,15 +232,13 @@ class Check(Case):
         self.assertIn("thrust/reduce/1048576/cold/manual_time_median", out)
 
     def test_failing_tests_fail(self):
-        code, out = self.gpu("check", self.out, STUB_CTEST_RC="8")
-        self.assertEqual(code, 1, out)
+        out = self.gpu_exits(1, "check", self.out, STUB_CTEST_RC="8")
         self.assertIn("ctest rc=8", out)
 
 
 class Kernels(Case):
     def test_kernels(self):
-        code, out = self.gpu("kernels", self.out)
-        self.assertEqual(code, 0, out)
+        self.gpu_exits(0, "kernels", self.out)
         self.assertEqual(self.files(), ["accuracy.md", "cv.json", "kernels.command.txt", "kernels.json",
                                         "kernels.log.gz", "logs.tgz", "ncu_onepass_vs_cub.md",
                                         "ncu_onepass_vs_cub_raw.tgz", "summary.md", "uniform.json"])
@@ -255,8 +250,7 @@ class Kernels(Case):
 
 class Profile(Case):
     def test_profile(self):
-        code, out = self.gpu("profile", self.out, "--pipes", "cuda/onepass:2^24")
-        self.assertEqual(code, 0, out)
+        self.gpu_exits(0, "profile", self.out, "--pipes", "cuda/onepass:2^24")
         self.assertEqual(self.files(), ["logs.tgz", "ncu.md", "ncu_raw.tgz"])
         with open(os.path.join(self.out, "ncu.md"), encoding="utf-8") as f:
             text = f.read()
@@ -266,8 +260,7 @@ class Profile(Case):
 
 class Sanitize(Case):
     def test_clean(self):
-        code, out = self.gpu("sanitize", self.out)
-        self.assertEqual(code, 0, out)
+        self.gpu_exits(0, "sanitize", self.out)
         self.assertEqual(self.files(), ["logs.tgz", "sanitize_bench.txt", "sanitize_tests.txt"])
         with open(os.path.join(self.out, "sanitize_tests.txt")) as f:
             lines = f.read().splitlines()
@@ -277,15 +270,13 @@ class Sanitize(Case):
         self.assertIn("bench_synccheck.log", self.logs())
 
     def test_errors_fail(self):
-        code, out = self.gpu("sanitize", self.out, STUB_SANITIZER_ERRORS="3")
-        self.assertEqual(code, 1, out)
+        out = self.gpu_exits(1, "sanitize", self.out, STUB_SANITIZER_ERRORS="3")
         self.assertIn("FAILED: 3 errors", out)
 
 
 class Tune(Case):
     def test_tune_sweep(self):
-        code, out = self.gpu("tune", self.out, "sweep", RB_TUNE_SIZES="2^20,2^22")
-        self.assertEqual(code, 0, out)
+        out = self.gpu_exits(0, "tune", self.out, "sweep", RB_TUNE_SIZES="2^20,2^22")
         self.assertEqual(self.files(), ["cub_cv.json", "logs.tgz", "samples.csv.gz", "sass_sizes.txt",
                                         "tune.command.txt", "tune.json", "tune.log.gz"])
         self.assertIn("| backend | 2^20 | 2^22 |", out)

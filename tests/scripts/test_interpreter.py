@@ -12,31 +12,27 @@ and matplotlib, as CI's pyenv build and a venv do.
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixtures as fx  # noqa: E402
+from script_case import ROOT, TempDirCase  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(HERE))
 COMPARE = os.path.join(ROOT, "scripts", "compare")
 PLOT = os.path.join(ROOT, "scripts", "plot.py")
 FALLBACK = "/usr/bin/python3"
 COMPARE_PY = None  # --compare-py=PATH: the pinned release's tools/compare.py
 
 
-class Case(unittest.TestCase):
+class Case(TempDirCase):
+    PREFIX = "interpreter_test_"
+
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="interpreter_test_")
-        self.dir = self._tmp.name
+        super().setUp()
         self.env = dict(os.environ)
         self.env.pop("RB_PYTHON_FALLBACK_FROM", None)
-        self.base = fx.write(os.path.join(self.dir, "a.json"), fx.gpu_sweep(reps=3, seed=1))
-        self.new = fx.write(os.path.join(self.dir, "b.json"), fx.gpu_sweep(reps=3, seed=2, scale={"cub": 0.5}))
-
-    def tearDown(self):
-        self._tmp.cleanup()
+        self.base = self.file("a.json", fx.gpu_sweep(reps=3, seed=1))
+        self.new = self.file("b.json", fx.gpu_sweep(reps=3, seed=2, scale={"cub": 0.5}))
 
     def run_in(self, *cmd):
         p = subprocess.run(list(cmd), capture_output=True, text=True, env=self.env)

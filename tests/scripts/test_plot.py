@@ -14,30 +14,23 @@ import re
 import struct
 import subprocess
 import sys
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixtures as fx  # noqa: E402
+from script_case import ROOT, TempDirCase  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(HERE))
 PLOT = os.path.join(ROOT, "scripts", "plot.py")
 ALL_CHARTS = ["{}_{}.png".format(kind, mode) for mode in ("cold", "hot")
               for kind in ("bandwidth", "speedup_vs_cub", "pct_of_ceiling")]
 
 
-class Case(unittest.TestCase):
+class Case(TempDirCase):
+    PREFIX = "plot_test_"
+
     def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="plot_test_")
-        self.dir = self._tmp.name
+        super().setUp()
         self.out = os.path.join(self.dir, "out")
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def file(self, name, doc):
-        return fx.write(os.path.join(self.dir, name), doc)
 
     def plot(self, *args, python=(sys.executable,)):
         p = subprocess.run(list(python) + [PLOT, "--out-dir", self.out] + list(args),

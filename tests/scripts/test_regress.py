@@ -12,32 +12,21 @@ import random
 import re
 import subprocess
 import sys
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixtures as fx  # noqa: E402
+from script_case import ROOT, SCRIPTS, TempDirCase  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(HERE))
 REGRESS = os.path.join(ROOT, "scripts", "regress")
 GATE_POWER = os.path.join(ROOT, "scripts", "gate_power.py")
 
-
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, SCRIPTS)
 from gate_power import load_regress_module  # noqa: E402  (scripts/regress, loaded as a module)
 
 
-class Case(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="regress_test_")
-        self.dir = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def file(self, name, doc):
-        return fx.write(os.path.join(self.dir, name), doc)
+class Case(TempDirCase):
+    PREFIX = "regress_test_"
 
     def regress(self, *args):
         p = subprocess.run([REGRESS] + list(args), capture_output=True, text=True)

@@ -13,12 +13,10 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixtures as fx  # noqa: E402
+from script_case import ROOT, SCRIPTS, TempDirCase, run_python as run  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(HERE))
-SCRIPTS = os.path.join(ROOT, "scripts")
 sys.path.insert(0, SCRIPTS)
 import bench_json  # noqa: E402
 
@@ -32,23 +30,14 @@ DTYPE_ACCURACY = os.path.join(SCRIPTS, "dtype_accuracy.py")
 AA_TABLE = os.path.join(SCRIPTS, "aa_table.py")
 
 
-def run(*args, cwd=None):
-    p = subprocess.run([sys.executable] + list(args), capture_output=True, text=True, cwd=cwd)
-    return p.returncode, p.stdout, p.stderr
+class Case(TempDirCase):
+    PREFIX = "tables_test_"
 
-
-class Case(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="tables_test_")
-        self.dir = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def file(self, name, doc):
-        path = os.path.join(self.dir, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        return fx.write(path, doc)
+    def run_ok(self, *args, cwd=None):
+        """run()'s stdout, after checking that it exits 0."""
+        code, out, err = run(*args, cwd=cwd)
+        self.assertEqual(code, 0, err)
+        return out
 
 
 def kernel_rows(backends, sizes=(1 << 20, 1 << 24, 1 << 28, 1 << 30), reps=3):
@@ -148,8 +137,7 @@ class KernelTable(Case):
     def test_first_appearance_order(self):
         path = self.file("k.json", fx.sweep(kernel_rows(["cuda/vec4", "cub", "cuda/onepass", "ref/read",
                                                           "cuda/zeta"])))
-        code, out, err = run(KERNEL_TABLE, path)
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(KERNEL_TABLE, path)
         self.assertEqual(self.header(out), "| n | cub | vec4 | onepass | zeta | ref/read |")
         self.assertIn("## cuda/onepass against the targets", out)
         self.assertIn("≥ 1.0× CUB at every size", out)
@@ -159,8 +147,7 @@ class KernelTable(Case):
         rows = kernel_rows(["cuda/vec4", "cub", "cuda/onepass", "ref/read", "ref/launch", "cuda/zeta"])
         path = self.file("k.json", fx.sweep(rows, context=ctx))
         out_path = os.path.join(self.dir, "summary.md")
-        code, out, err = run(KERNEL_TABLE, path, "--out", out_path)
-        self.assertEqual(code, 0, err)
+        self.run_ok(KERNEL_TABLE, path, "--out", out_path)
         with open(out_path, encoding="utf-8") as f:
             text = f.read()
         self.assertEqual(self.header(text), "| n | cub | onepass | zeta | vec4 | ref/read |")
@@ -189,8 +176,7 @@ class DtypeTable(Case):
                 for n in (1 << 13, 1 << 28, 1000000):
                     rows += fx.rows_for(fx.bench_name(b + suffix, n, "cold"), n, [us * scale * (n >> 13 or 1)])
         rows += fx.rows_for(fx.bench_name("cub@bf16", 1 << 13, "hot"), 1 << 13, [99.0])  # hot rows are not read
-        code, out, err = run(DTYPE_TABLE, self.file("t.json", fx.sweep(rows)))
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(DTYPE_TABLE, self.file("t.json", fx.sweep(rows)))
         self.assertIn("## f32", out)
         self.assertIn("## bf16", out)
         self.assertLess(out.index("## f32"), out.index("## bf16"))
@@ -206,8 +192,7 @@ class DtypeTable(Case):
             failed = "exact check failed" if i == 2 else None  # one run's failure marks the pooled row
             rows += fx.rows_for(fx.bench_name("ref/read", 1 << 13, "cold"), 1 << 13, [7.0 + i], error=failed)
             paths.append(self.file(f"r{i}.json", fx.sweep(rows)))
-        code, out, err = run(DTYPE_TABLE, *paths)
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(DTYPE_TABLE, *paths)
         self.assertIn("the median over 3 runs", out)
         # medians over the runs: cub 11, onepass 8, ref/read 7.5 (the two runs that timed it); GB/s
         # at the pooled medians
@@ -225,8 +210,7 @@ class DtypeTable(Case):
         # how many, and only f64's has a per-run line
         typed = [self.file(f"typed{i}.json", fx.sweep(cub_and_onepass(suffix, cub, one)))
                  for i, (suffix, cub, one) in enumerate((("", 10.0, 8.0), ("@f64", 12.0, 8.0), ("@f64", 9.0, 8.0)))]
-        code, out, err = run(DTYPE_TABLE, *typed)
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(DTYPE_TABLE, *typed)
         self.assertIn("## f32 (1 of the 3 runs)", out)
         self.assertIn("## f64 (2 of the 3 runs)", out)
         self.assertIn("| 2^13 | 10.00 | 8.00 (1.25×) |", out)
@@ -241,8 +225,7 @@ class DtypeTable(Case):
                       ("thrust/reduce", 50.0)):
             rows += fx.rows_for(fx.bench_name(b + "@f16", 1 << 20, "cold"), 1 << 20, [us])
         rows += fx.rows_for(fx.bench_name("torch/sum_f32@f16", 1 << 20, "cold"), 1 << 20, [1.0], error="exact check failed")
-        code, out, err = run(DTYPE_TABLE, self.file("t.json", fx.sweep(rows)))
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(DTYPE_TABLE, self.file("t.json", fx.sweep(rows)))
         head = next(l for l in out.splitlines() if l.startswith("| n |"))
         self.assertEqual(head.split(" | ")[1:8], ["cub µs", "cuda/onepass µs (cub / it)", "cuda/mma µs (cub / it)",
                                                   "cub/acc16 µs (cub / it)", "torch/sum µs (cub / it)",
@@ -265,8 +248,7 @@ class DtypeTable(Case):
                 rows += fx.rows_for(fx.bench_name(b, n, "hot"), n, [us])
         rows += fx.rows_for(fx.bench_name("cpu/avx512/threads@f16", 1 << 20, "hot"), 1 << 20, [1.0], error="exact check failed")
         path = self.file("t.json", fx.sweep(rows))
-        code, out, err = run(DTYPE_TABLE, path, "--cpu", "20,28")
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(DTYPE_TABLE, path, "--cpu", "20,28")
         self.assertLess(out.index("## f32"), out.index("## f16"))
         self.assertIn("| cpu/avx2/threads | ", out)
         self.assertRegex(out, r"\| cpu/avx2/threads \| [0-9.]+ \| 50 \| [0-9.]+ \| 50 \| yes \|")
@@ -309,8 +291,7 @@ class DtypeAccuracy(Case):
         harmonic = self.run_file("h.json", "harmonic", [
             ("cub/acc16@f16", big, float("inf"), None, "f16, chain 497 + tree 64", None),
         ])
-        code, out, err = run(DTYPE_ACCURACY, uniform, harmonic, "--sizes", "24")
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(DTYPE_ACCURACY, uniform, harmonic, "--sizes", "24")
         self.assertIn("| type | backend | accumulator | uniform 2^24 | harmonic 2^24 |", out)
         self.assertIn("| f32 | cub | f32 | 3.0e-08 ≤ 6.0e-06 | – |", out)
         self.assertIn("| f16 | cub/acc16 | f16 | 2.0e-03 (no bound) | ∞ (overflow) |", out)
@@ -357,8 +338,7 @@ class CcclTable(Case):
                              [9.0, 9.5, 5.0, 20.0, 4.0], repeatable={("cub/not_guaranteed", 1 << 20)},
                              errors={("cub/gpu_to_gpu", 1 << 10)})
         new = self.file("new.json", fx.sweep(new_rows, context=new_ctx))
-        code, out, err = run(CCCL_TABLE, old, new)
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(CCCL_TABLE, old, new)
         self.assertIn("| n | cub 3.0.1 | cub 3.4.2 | cub/run_to_run | cub/not_guaranteed | cub/gpu_to_gpu | cuda/onepass |", out)
         line = next(l for l in out.splitlines() if l.startswith("| 2^20 |"))
         self.assertIn("10.0 µs", line)
@@ -432,8 +412,7 @@ class TuneTable(Case):
 
     def test_table(self):
         path = self.sweep()
-        code, out, err = run(TUNE_TABLE, path)
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(TUNE_TABLE, path)
         lines = out.splitlines()
         self.assertEqual(lines[0], "| backend | 2^20 | 2^22 |")
         # cub, cuda/*, tune/*, ref/*; bold: the fastest non-ref row of each column.
@@ -448,8 +427,7 @@ class TuneTable(Case):
 
     def test_spread(self):
         path = self.sweep()
-        code, out, err = run(TUNE_TABLE, "--spread", path)
-        self.assertEqual(code, 0, err)
+        out = self.run_ok(TUNE_TABLE, "--spread", path)
         self.assertIn("| `tune.json` | cub 2^20 cold | 3 | 6.20 | 6.10 | 6.30 | 1.61 | 6.10, 6.20, 6.30 |", out)
 
     def test_bad_input(self):

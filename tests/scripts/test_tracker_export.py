@@ -14,15 +14,13 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import fixtures as fx  # noqa: E402
+from script_case import ROOT, SCRIPTS, TempDirCase, run_python  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(HERE))
-EXPORT = os.path.join(ROOT, "scripts", "tracker_export.py")
+EXPORT = os.path.join(SCRIPTS, "tracker_export.py")
 REAL_SWEEP = os.path.join(ROOT, "results", "h200", "checks", "every_call", "readme.json.gz")
 
 NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -31,8 +29,7 @@ BMF_KEYS = {"value", "lower_value", "upper_value"}
 
 
 def run(*args):
-    p = subprocess.run([sys.executable, EXPORT] + list(args), capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
+    return run_python(EXPORT, *args)
 
 
 def strict_loads(text):
@@ -76,16 +73,8 @@ def expected_from_rows(rows):
     return out
 
 
-class Case(unittest.TestCase):
-    def setUp(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="tracker_test_")
-        self.dir = self._tmp.name
-
-    def tearDown(self):
-        self._tmp.cleanup()
-
-    def file(self, name, doc):
-        return fx.write(os.path.join(self.dir, name), doc)
+class Case(TempDirCase):
+    PREFIX = "tracker_test_"
 
     def raw(self, name, text):
         path = os.path.join(self.dir, name)

@@ -5,14 +5,7 @@
 # added since may sit anywhere between them (adding one is one file and one CMake line, no list
 # to edit). tune/* rows appear exactly when the build has the tuning grid.
 cmake_minimum_required(VERSION 3.25)
-execute_process(COMMAND ${PROG} --list_backends RESULT_VARIABLE rc OUTPUT_VARIABLE listing ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "--list_backends: exit status ${rc}\n${err}")
-endif()
-# Reasons may hold ';', CMake's list separator: it travels as byte 1 until the comparison.
-string(ASCII 1 semicolon)
-string(REPLACE ";" "${semicolon}" listing "${listing}")
-string(REPLACE "\n" ";" lines "${listing}")
+include(${CMAKE_CURRENT_LIST_DIR}/../list_backends.cmake)
 set(names "")
 set(tuning 0)
 if(NOT listing MATCHES "(^|\n)backend +determinism +availability here\n")

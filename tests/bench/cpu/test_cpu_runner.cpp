@@ -212,6 +212,24 @@ TEST(CpuRunner, SampleStatisticsAreReported) {
 
 }  // namespace
 
+// check(in_place, n, set, x) for n = 1000 and 4097 and each exact set, x the host input, under one
+// ExactInPlace guard per n; after each n the guard alone has put the input back bit for bit, its
+// padding included, and host_data(n) gives x again.
+template <class Check>
+void each_exact_set_then_the_input_again(Session& session, Check check) {
+  session.input().select_sizes({1000, 4097});
+  const float* x = session.input().host_data(4097);
+  const std::vector<float> before(x, x + 4097 + kPadFloats);
+  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
+    {
+      rb::bench::ExactInPlace in_place(session.input());
+      for (int set = 0; set < InputStore::kExactSets; ++set) check(in_place, n, set, x);
+    }
+    EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << "the input is back, padding zero again: " << n;
+    EXPECT_EQ(session.input().host_data(n), x);
+  }
+}
+
 // The exact check writes its integers over the input in place, poison past n, and the input comes
 // back bit for bit afterwards (synthetic and file input), the largest n included.
 TEST(Session, ExactDataInPlaceThenTheInputAgain) {
@@ -231,27 +249,16 @@ TEST(Session, ExactDataInPlaceThenTheInputAgain) {
     }
     o.offset = 3;
     Session session(o);
-    session.input().select_sizes({1000, 4097});
-    const float* x = session.input().host_data(4097);
-    const std::vector<float> before(x, x + 4097 + kPadFloats);
-    for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
-      {
-        rb::bench::ExactInPlace in_place(session.input());
-        for (int set = 0; set < InputStore::kExactSets; ++set) {
-          in_place.fill(n, set, rb::Dtype::f32, rb::bench::ExactData::dense);
-          std::vector<float> want(static_cast<std::size_t>(n));
-          generate(Dist::integers, session.input().exact_seed(set), want.data(), 0, n);
-          EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
-          for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
-          double sum = 0;
-          for (const float v : want) sum += v;
-          EXPECT_EQ(sum, session.references().exact(n, set).sum);
-        }
-      }  // the guard puts the input back
-      EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << "restored by the guard: " << n;
-      EXPECT_EQ(session.input().host_data(n), x);
-      EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << "the input is back, padding zero again: " << n;
-    }
+    each_exact_set_then_the_input_again(session, [&](auto& in_place, std::int64_t n, int set, const float* x) {
+      in_place.fill(n, set, rb::Dtype::f32, rb::bench::ExactData::dense);
+      std::vector<float> want(static_cast<std::size_t>(n));
+      generate(Dist::integers, session.input().exact_seed(set), want.data(), 0, n);
+      EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
+      for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
+      double sum = 0;
+      for (const float v : want) sum += v;
+      EXPECT_EQ(sum, session.references().exact(n, set).sum);
+    });
     EXPECT_NE(session.input().exact_seed(0), session.input().exact_seed(1));
     if (from_file) std::remove(path.c_str());
   }
@@ -280,32 +287,24 @@ TEST(Session, SparseExactDataInPlaceThenTheInputAgain) {
   Options o = rb::test::small_options({1000, 4097});
   o.offset = 3;
   Session session(o);
-  session.input().select_sizes({1000, 4097});
-  const float* x = session.input().host_data(4097);
-  const std::vector<float> before(x, x + 4097 + kPadFloats);
-  for (const std::int64_t n : {std::int64_t{1000}, std::int64_t{4097}}) {
-    rb::bench::ExactInPlace in_place(session.input());
-    for (int set = 0; set < InputStore::kExactSets; ++set) {
-      in_place.fill(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);
-      const auto s = rb::bench::sparse_set(session.input().exact_seed(set), n);
-      std::vector<float> want(static_cast<std::size_t>(n), 0.0f);
-      double sum = 0;
-      for (std::size_t k = 0; k < s.index.size(); ++k) {
-        want[static_cast<std::size_t>(s.index[k])] = s.value[k];
-        sum += s.value[k];
-      }
-      EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
-      const rb::bf16* typed = session.input().host_data_as<rb::bf16>(n);
-      in_place.fill(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);  // host_data_as restored it
-      for (std::size_t k = 0; k < s.index.size(); ++k)
-        ASSERT_EQ(rb::to_float(typed[s.index[k]]), s.value[k]) << n << " " << k;
-      for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
-      EXPECT_EQ(sum, session.references().exact(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum);
-      EXPECT_LT(session.references().exact(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum_abs,
-                session.references().exact(n, set, rb::Dtype::bf16).sum_abs)
-          << "not the dense data's";
+  each_exact_set_then_the_input_again(session, [&](auto& in_place, std::int64_t n, int set, const float* x) {
+    in_place.fill(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);
+    const auto s = rb::bench::sparse_set(session.input().exact_seed(set), n);
+    std::vector<float> want(static_cast<std::size_t>(n), 0.0f);
+    double sum = 0;
+    for (std::size_t k = 0; k < s.index.size(); ++k) {
+      want[static_cast<std::size_t>(s.index[k])] = s.value[k];
+      sum += s.value[k];
     }
-    EXPECT_EQ(session.input().host_data(n), x);  // restores
-    EXPECT_TRUE(std::equal(before.begin(), before.end(), x)) << n;
-  }
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), x)) << n << " " << set;
+    const rb::bf16* typed = session.input().host_data_as<rb::bf16>(n);
+    in_place.fill(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse);  // host_data_as restored it
+    for (std::size_t k = 0; k < s.index.size(); ++k)
+      ASSERT_EQ(rb::to_float(typed[s.index[k]]), s.value[k]) << n << " " << k;
+    for (std::int64_t i = n; i < n + kPadFloats; ++i) ASSERT_EQ(x[i], kPoison) << n << " " << i;
+    EXPECT_EQ(sum, session.references().exact(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum);
+    EXPECT_LT(session.references().exact(n, set, rb::Dtype::bf16, rb::bench::ExactData::sparse).sum_abs,
+              session.references().exact(n, set, rb::Dtype::bf16).sum_abs)
+        << "not the dense data's";
+  });
 }

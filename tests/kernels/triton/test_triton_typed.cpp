@@ -177,6 +177,18 @@ TEST(TritonTyped, SixteenBitAccumulatorIsExactOnSparseIntegers) {
   expect_sums_at_odd_sizes<rb::bf16>(false, Data::sparse);
 }
 
+// check(std::type_identity<T>{}, widen) over the kernel's variants: f64, f16, bf16 (and i32 with
+// `with_i32`) widened, then f16 and bf16 in their own type.
+template <class Check>
+void each_variant(bool with_i32, Check check) {
+  check(std::type_identity<double>{}, true);
+  check(std::type_identity<rb::f16>{}, true);
+  check(std::type_identity<rb::bf16>{}, true);
+  if (with_i32) check(std::type_identity<std::int32_t>{}, true);
+  check(std::type_identity<rb::f16>{}, false);
+  check(std::type_identity<rb::bf16>{}, false);
+}
+
 template <class T>
 void expect_zero_elements_sum_to_zero(bool widen) {
   DeviceArray<T> d(4);
@@ -186,12 +198,8 @@ void expect_zero_elements_sum_to_zero(bool widen) {
 
 TEST(TritonTyped, ZeroElementsSumToZero) {
   RB_REQUIRE_TRITON();
-  expect_zero_elements_sum_to_zero<double>(true);
-  expect_zero_elements_sum_to_zero<rb::f16>(true);
-  expect_zero_elements_sum_to_zero<rb::bf16>(true);
-  expect_zero_elements_sum_to_zero<std::int32_t>(true);
-  expect_zero_elements_sum_to_zero<rb::f16>(false);
-  expect_zero_elements_sum_to_zero<rb::bf16>(false);
+  each_variant(true,
+               [](auto type, bool widen) { expect_zero_elements_sum_to_zero<typename decltype(type)::type>(widen); });
 }
 
 // Ten calls on a large grid, each followed by a small grid's call on the same counter: the same
@@ -218,11 +226,7 @@ void expect_reproducible(bool widen) {
 
 TEST(TritonTyped, OnepassIsBitwiseReproducibleAndResetsItsCounter) {
   RB_REQUIRE_TRITON();
-  expect_reproducible<double>(true);
-  expect_reproducible<rb::f16>(true);
-  expect_reproducible<rb::bf16>(true);
-  expect_reproducible<rb::f16>(false);
-  expect_reproducible<rb::bf16>(false);
+  each_variant(false, [](auto type, bool widen) { expect_reproducible<typename decltype(type)::type>(widen); });
 }
 
 TEST(TritonTyped, Int32ExtremesAreSummedExactlyInInt64) {
