@@ -54,9 +54,10 @@ Timing measure(benchmark::State& state, const Sampling& how, const std::function
 // Calls go in blocks of at least kWarmBlock of wall time and two calls; the warm-up ends at the
 // first block whose median is no more than kWarmTolerance below the fastest earlier block's (the
 // calls have stopped getting faster), or after max_seconds, or after one call when a call takes
-// max_seconds or more. Returns the calls made. Why: on the hosts measured, a CPU row's first
-// 10-100 ms run up to 2x slower than what follows (caches filling, cores clocking up), and one
-// warm-up call left that inside the samples (results/h200/checks/stopping_rule/README.md).
+// max_seconds or more. Returns the calls made. Why: a CPU row's first 10-100 ms run up to 2x slower
+// (6x on 16 threads) than what follows, caches filling and cores clocking up, and one warm-up call
+// leaves that inside the samples (results/h200/checks/stopping_rule/README.md, "The CPU rows' first
+// milliseconds").
 inline constexpr double kWarmBlock = 0.005;
 inline constexpr double kWarmTolerance = 0.01;
 std::int64_t warm_up(const std::function<double()>& call, double max_seconds);

@@ -5,10 +5,9 @@
 //   2. the page touch: one 4-byte read in each 2 MiB page of a zeroed buffer of up to
 //      kPageTouchBytes (4096 pages), spread over memory the timed call never uses.
 // Both only read: a written line would be written back while the timed call runs.
-// Why the page touch: without it, cold rows at 2^20 (a 6 µs call) settled, run by run, into
-// states up to 0.4 µs apart (cuda/onepass: cv 1.8-3.8% between runs); with it, 0.26-0.34%.
-// The same 4096 virtual pages mapped onto one physical 2 MiB page did not help, so it is the
-// spread of the reads over memory, not the address translations alone, that evens the states
+// Why the page touch: without it, a cold row at 2^20 (a 6 µs call) settles, run by run, into one
+// of two states (cuda/onepass: cv 1.8% between runs, 0.26% with it); the spread of the reads over
+// memory evens them, not the address translations alone
 // (results/h200/checks/stopping_rule/README.md, "The page touch").
 #include <cuda_runtime.h>
 
@@ -22,9 +21,8 @@
 namespace rb::bench::gpu {
 
 // How many times each cold iteration reads the flush buffer (2x L2). One pass leaves the L2 in
-// one of two states that then persist for a whole run: CUB cold at 2^24 ran 21.2 or 22.1 µs per
-// run, alternating, cv 2.3% over 10 repetitions. A second pass makes every iteration's state
-// independent, and the runs agree (cv 0.1%): results/h200/tuning.md#round-1.
+// one of two states that last a whole run (CUB cold at 2^24 alternates run by run, cv 2.2%); a
+// second makes every iteration's state independent (cv 0.1%): results/h200/tuning.md#round-1.
 inline constexpr int kFlushPasses = 2;
 
 inline constexpr std::size_t kTouchPageBytes = std::size_t{2} << 20;

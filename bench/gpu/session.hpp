@@ -18,13 +18,12 @@ namespace rb::bench::gpu {
 
 // How long the queued spin kernel runs before each start event: longer than the host takes to
 // record an event and enqueue a backend's launches. A hot sample's spin starts on an idle GPU and
-// must cover all of that alone: at 20 µs, cub, cuda/shfl and triton/two_pass at 2^20 hot came out
-// 1-4% slower than at 60 µs (results/h200/checks/stopping_rule/README.md, "Spin and flush
-// passes"). A cold sample queues the flush (tens of µs) in
-// front of its spin, which covers the host too: kSpinAfterFlushNs. Each spin adds a dither that
-// walks through [0, kSpinDitherNs) so start events sample every phase of the event clock's tick.
-// --spin_us overrides both (a diagnostic: does a longer head start change a backend's time? then
-// launch latency was leaking into it).
+// must cover all of that alone: at 20 µs, launch time leaks 1-4% into hot rows at 2^20
+// (results/h200/checks/stopping_rule/README.md, "Spin and flush passes"). A cold sample queues
+// the flush (tens of µs) in front of its spin, which covers the host too: kSpinAfterFlushNs. Each
+// spin adds a dither that walks through [0, kSpinDitherNs) so start events sample every phase of
+// the event clock's tick. --spin_us overrides both (a diagnostic: does a longer head start change
+// a backend's time? then launch latency leaks into it).
 inline constexpr std::uint64_t kSpinNs = 60'000;
 inline constexpr std::uint64_t kSpinAfterFlushNs = 20'000;
 inline constexpr std::uint64_t kSpinDitherNs = 2'000;
