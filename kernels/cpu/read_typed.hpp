@@ -9,10 +9,10 @@
 #include "common/dtype.hpp"
 
 // read_f64_ISA, read_f16_ISA, read_bf16_ISA, read_i32_ISA for one ISA's versions.
-#define RB_CPU_DECLARE_READS(isa)                                                   \
-  double read_f64_##isa(const double* data, std::int64_t n) noexcept;               \
-  float read_f16_##isa(const rb::f16* data, std::int64_t n) noexcept;               \
-  float read_bf16_##isa(const rb::bf16* data, std::int64_t n) noexcept;             \
+#define RB_CPU_DECLARE_READS(isa)                                       \
+  double read_f64_##isa(const double* data, std::int64_t n) noexcept;   \
+  float read_f16_##isa(const rb::f16* data, std::int64_t n) noexcept;   \
+  float read_bf16_##isa(const rb::bf16* data, std::int64_t n) noexcept; \
   std::int64_t read_i32_##isa(const std::int32_t* data, std::int64_t n) noexcept
 
 namespace rb::cpu::detail {

@@ -6,9 +6,9 @@
 
 #include "common/dtype.hpp"
 
-#define RB_CPU_DECLARE_SUMS(family)                                              \
-  float family##_f32(const float* data, std::int64_t n) noexcept;                \
-  double family##_f64in(const double* data, std::int64_t n) noexcept;            \
-  float family##_f16(const rb::f16* data, std::int64_t n) noexcept;              \
-  float family##_bf16(const rb::bf16* data, std::int64_t n) noexcept;            \
+#define RB_CPU_DECLARE_SUMS(family)                                   \
+  float family##_f32(const float* data, std::int64_t n) noexcept;     \
+  double family##_f64in(const double* data, std::int64_t n) noexcept; \
+  float family##_f16(const rb::f16* data, std::int64_t n) noexcept;   \
+  float family##_bf16(const rb::bf16* data, std::int64_t n) noexcept; \
   std::int64_t family##_i32(const std::int32_t* data, std::int64_t n) noexcept

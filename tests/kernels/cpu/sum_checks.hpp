@@ -88,8 +88,8 @@ void expect_beats_float(const SumFn& naive, const SumFn& better);
 // The sweep every kernel and runtime goes through, as four tests of Suite. `make_sum` is an
 // expression giving a SumFn (evaluated in each test), `acc` its Acc, `why_not` an
 // expression giving why it cannot run here ("" when it can).
-#define RB_SUM_TESTS(Suite, make_sum, acc, why_not)                                                      \
+#define RB_SUM_TESTS(Suite, make_sum, acc, why_not)                                                       \
   RB_SUM_TEST(Suite, RandomEverySizeAndOffset, why_not, ::rb::test::expect_sum_every_size(make_sum, acc)) \
-  RB_SUM_TEST(Suite, ExactEverySizeAndOffset, why_not, ::rb::test::expect_exact_every_size(make_sum))      \
-  RB_SUM_TEST(Suite, LargeOddSizes, why_not, ::rb::test::expect_large_sizes(make_sum, acc))                 \
+  RB_SUM_TEST(Suite, ExactEverySizeAndOffset, why_not, ::rb::test::expect_exact_every_size(make_sum))     \
+  RB_SUM_TEST(Suite, LargeOddSizes, why_not, ::rb::test::expect_large_sizes(make_sum, acc))               \
   RB_SUM_TEST(Suite, NonFinite, why_not, ::rb::test::expect_non_finite(make_sum))
