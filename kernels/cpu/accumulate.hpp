@@ -10,15 +10,11 @@
 //   accumulate_i32:  in int64, exact for any n < 2^32 in any order.
 #include <cstdint>
 
-#include "common/dtype.hpp"
+#include "kernels/cpu/sum_declarations.hpp"
 
 namespace rb::cpu {
 
-float accumulate_f32(const float* data, std::int64_t n) noexcept;
+RB_CPU_DECLARE_SUMS(accumulate);
 double accumulate_f64(const float* data, std::int64_t n) noexcept;
-double accumulate_f64in(const double* data, std::int64_t n) noexcept;
-float accumulate_f16(const rb::f16* data, std::int64_t n) noexcept;
-float accumulate_bf16(const rb::bf16* data, std::int64_t n) noexcept;
-std::int64_t accumulate_i32(const std::int32_t* data, std::int64_t n) noexcept;
 
 }  // namespace rb::cpu

@@ -49,57 +49,55 @@ RB_TARGET_AVX2 inline __m256 bf16x8(__m128i h) noexcept {
   return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
 }
 
-// Lane policies (simd_sum.hpp). 8 float lanes over floats, f16 or bf16: the input's struct adds
-// (with the ISA the conversion needs), FloatLanes does the rest.
-template <class From>
-struct FloatLanes : From {
-  using Acc = float;
+// Lane policies (simd_sum.hpp). 8 float lanes over floats, f16 or bf16: From<T> adds T (with the
+// ISA its conversion needs), FloatLanes does the rest.
+template <class T>
+struct From;
+
+template <class T>
+struct FloatLanes : From<T>, detail::LaneTypes<T, float, 8> {
   using V = __m256;
-  static constexpr std::int64_t kWidth = 8;
-  RB_TARGET_AVX2 static void zero(V& a) noexcept { a = _mm256_setzero_ps(); }
-  RB_TARGET_AVX2 static float total(V (&a)[4]) noexcept {
+  RB_TARGET_AVX2 static void zero(__m256& a) noexcept { a = _mm256_setzero_ps(); }
+  RB_TARGET_AVX2 static float total(__m256 (&a)[4]) noexcept {
     return hsum(_mm256_add_ps(_mm256_add_ps(a[0], a[1]), _mm256_add_ps(a[2], a[3])));
   }
 };
 
-struct FromF32 {
-  using In = float;
-  RB_TARGET_AVX2 static void add(__m256& a, const In* p) noexcept { a = _mm256_add_ps(a, _mm256_loadu_ps(p)); }
-  RB_TARGET_AVX2 static void add_tail(__m256& a, const In* p, std::int64_t r) noexcept {
+template <>
+struct From<float> {
+  RB_TARGET_AVX2 static void add(__m256& a, const float* p) noexcept { a = _mm256_add_ps(a, _mm256_loadu_ps(p)); }
+  RB_TARGET_AVX2 static void add_tail(__m256& a, const float* p, std::int64_t r) noexcept {
     a = _mm256_add_ps(a, detail::avx2_load_tail(p, r));
   }
 };
 // vcvtph2ps is F16C, not AVX2: only the f16 kernel carries it (has_f16c()).
-struct FromF16 {
-  using In = rb::f16;
-  RB_TARGET_AVX2_F16C static void add(__m256& a, const In* p) noexcept {
+template <>
+struct From<rb::f16> {
+  RB_TARGET_AVX2_F16C static void add(__m256& a, const rb::f16* p) noexcept {
     a = _mm256_add_ps(a, _mm256_cvtph_ps(load128(p)));
   }
-  RB_TARGET_AVX2_F16C static void add_tail(__m256& a, const In* p, std::int64_t r) noexcept {
+  RB_TARGET_AVX2_F16C static void add_tail(__m256& a, const rb::f16* p, std::int64_t r) noexcept {
     a = _mm256_add_ps(a, _mm256_cvtph_ps(load_tail16(p, r)));
   }
 };
-struct FromBf16 {
-  using In = rb::bf16;
-  RB_TARGET_AVX2 static void add(__m256& a, const In* p) noexcept { a = _mm256_add_ps(a, bf16x8(load128(p))); }
-  RB_TARGET_AVX2 static void add_tail(__m256& a, const In* p, std::int64_t r) noexcept {
+template <>
+struct From<rb::bf16> {
+  RB_TARGET_AVX2 static void add(__m256& a, const rb::bf16* p) noexcept { a = _mm256_add_ps(a, bf16x8(load128(p))); }
+  RB_TARGET_AVX2 static void add_tail(__m256& a, const rb::bf16* p, std::int64_t r) noexcept {
     a = _mm256_add_ps(a, bf16x8(load_tail16(p, r)));
   }
 };
 
 // 4 double lanes over floats (widened by vcvtps2pd) or doubles.
 template <class T>
-struct DoubleLanes {
-  using In = T;
-  using Acc = double;
+struct DoubleLanes : detail::LaneTypes<T, double, 4> {
   using V = __m256d;
-  static constexpr std::int64_t kWidth = 4;
-  RB_TARGET_AVX2 static void zero(V& a) noexcept { a = _mm256_setzero_pd(); }
-  RB_TARGET_AVX2 static void add(V& a, const T* p) noexcept {
+  RB_TARGET_AVX2 static void zero(__m256d& a) noexcept { a = _mm256_setzero_pd(); }
+  RB_TARGET_AVX2 static void add(__m256d& a, const T* p) noexcept {
     if constexpr (sizeof(T) == sizeof(float)) a = _mm256_add_pd(a, _mm256_cvtps_pd(_mm_loadu_ps(p)));
     else a = _mm256_add_pd(a, _mm256_loadu_pd(p));
   }
-  RB_TARGET_AVX2 static void add_tail(V& a, const T* p, std::int64_t r) noexcept {
+  RB_TARGET_AVX2 static void add_tail(__m256d& a, const T* p, std::int64_t r) noexcept {
     if constexpr (sizeof(T) == sizeof(float)) {
       a = _mm256_add_pd(a, _mm256_cvtps_pd(_mm_maskload_ps(p, mask4(r))));
     } else {
@@ -108,22 +106,19 @@ struct DoubleLanes {
       a = _mm256_add_pd(a, _mm256_maskload_pd(p, _mm256_loadu_si256(mask)));
     }
   }
-  RB_TARGET_AVX2 static double total(V (&a)[4]) noexcept {
+  RB_TARGET_AVX2 static double total(__m256d (&a)[4]) noexcept {
     return hsum(_mm256_add_pd(_mm256_add_pd(a[0], a[1]), _mm256_add_pd(a[2], a[3])));
   }
 };
 
 // 4 int64 lanes over int32 (sign-extended): exact.
-struct Int64Lanes {
-  using In = std::int32_t;
-  using Acc = std::int64_t;
+struct Int64Lanes : detail::LaneTypes<std::int32_t, std::int64_t, 4> {
   using V = __m256i;
-  static constexpr std::int64_t kWidth = 4;
   RB_TARGET_AVX2 static void zero(V& a) noexcept { a = _mm256_setzero_si256(); }
-  RB_TARGET_AVX2 static void add(V& a, const In* p) noexcept {
+  RB_TARGET_AVX2 static void add(__m256i& a, const std::int32_t* p) noexcept {
     a = _mm256_add_epi64(a, _mm256_cvtepi32_epi64(load128(p)));
   }
-  RB_TARGET_AVX2 static void add_tail(V& a, const In* p, std::int64_t r) noexcept {
+  RB_TARGET_AVX2 static void add_tail(__m256i& a, const std::int32_t* p, std::int64_t r) noexcept {
     a = _mm256_add_epi64(a, _mm256_cvtepi32_epi64(_mm_maskload_epi32(p, mask4(r))));
   }
   RB_TARGET_AVX2 static std::int64_t total(V (&a)[4]) noexcept {
@@ -133,23 +128,6 @@ struct Int64Lanes {
 
 }  // namespace
 
-RB_TARGET_AVX2 float avx2_f32(const float* data, std::int64_t n) noexcept {
-  return detail::sum4<FloatLanes<FromF32>>(data, n);
-}
-RB_TARGET_AVX2 double avx2_f64(const float* data, std::int64_t n) noexcept {
-  return detail::sum4<DoubleLanes<float>>(data, n);
-}
-RB_TARGET_AVX2 double avx2_f64in(const double* data, std::int64_t n) noexcept {
-  return detail::sum4<DoubleLanes<double>>(data, n);
-}
-RB_TARGET_AVX2_F16C float avx2_f16(const rb::f16* data, std::int64_t n) noexcept {
-  return detail::sum4<FloatLanes<FromF16>>(data, n);
-}
-RB_TARGET_AVX2 float avx2_bf16(const rb::bf16* data, std::int64_t n) noexcept {
-  return detail::sum4<FloatLanes<FromBf16>>(data, n);
-}
-RB_TARGET_AVX2 std::int64_t avx2_i32(const std::int32_t* data, std::int64_t n) noexcept {
-  return detail::sum4<Int64Lanes>(data, n);
-}
+RB_CPU_DEFINE_SUM4_KERNELS(avx2, RB_TARGET_AVX2, RB_TARGET_AVX2_F16C)
 
 }  // namespace rb::cpu

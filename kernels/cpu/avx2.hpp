@@ -32,16 +32,12 @@
 // float results are the float accumulator itself (no final rounding); f64 results are double.
 #include <cstdint>
 
-#include "common/dtype.hpp"
+#include "kernels/cpu/sum_declarations.hpp"
 
 namespace rb::cpu {
 
-float avx2_f32(const float* data, std::int64_t n) noexcept;
+RB_CPU_DECLARE_SUMS(avx2);
 double avx2_kahan(const float* data, std::int64_t n) noexcept;
 double avx2_f64(const float* data, std::int64_t n) noexcept;
-double avx2_f64in(const double* data, std::int64_t n) noexcept;
-float avx2_f16(const rb::f16* data, std::int64_t n) noexcept;
-float avx2_bf16(const rb::bf16* data, std::int64_t n) noexcept;
-std::int64_t avx2_i32(const std::int32_t* data, std::int64_t n) noexcept;
 
 }  // namespace rb::cpu

@@ -38,38 +38,32 @@ RB_TARGET_AVX512 inline __m512 floats16(__m256i h) noexcept {
 // Lane policies (simd_sum.hpp); the lanes meet in _mm512_reduce_add_*'s fixed halving tree.
 // 16 float lanes over floats, f16 or bf16.
 template <class T>
-struct FloatLanes {
-  using In = T;
-  using Acc = float;
+struct FloatLanes : detail::LaneTypes<T, float, 16> {
   using V = __m512;
-  static constexpr std::int64_t kWidth = 16;
-  RB_TARGET_AVX512 static void zero(V& a) noexcept { a = _mm512_setzero_ps(); }
-  RB_TARGET_AVX512 static void add(V& a, const T* p) noexcept {
+  RB_TARGET_AVX512 static void zero(__m512& a) noexcept { a = _mm512_setzero_ps(); }
+  RB_TARGET_AVX512 static void add(__m512& a, const T* p) noexcept {
     if constexpr (std::is_same_v<T, float>) a = _mm512_add_ps(a, _mm512_loadu_ps(p));
     else a = _mm512_add_ps(a, floats16<T>(load256(p)));
   }
-  RB_TARGET_AVX512 static void add_tail(V& a, const T* p, std::int64_t r) noexcept {
+  RB_TARGET_AVX512 static void add_tail(__m512& a, const T* p, std::int64_t r) noexcept {
     if constexpr (std::is_same_v<T, float>) a = _mm512_add_ps(a, detail::avx512_load_tail(p, r));
     else a = _mm512_add_ps(a, floats16<T>(load_tail16(p, r)));
   }
-  RB_TARGET_AVX512 static float total(V (&a)[4]) noexcept {
+  RB_TARGET_AVX512 static float total(__m512 (&a)[4]) noexcept {
     return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a[0], a[1]), _mm512_add_ps(a[2], a[3])));
   }
 };
 
 // 8 double lanes over floats (widened by vcvtps2pd zmm, ymm) or doubles.
 template <class T>
-struct DoubleLanes {
-  using In = T;
-  using Acc = double;
+struct DoubleLanes : detail::LaneTypes<T, double, 8> {
   using V = __m512d;
-  static constexpr std::int64_t kWidth = 8;
-  RB_TARGET_AVX512 static void zero(V& a) noexcept { a = _mm512_setzero_pd(); }
-  RB_TARGET_AVX512 static void add(V& a, const T* p) noexcept {
+  RB_TARGET_AVX512 static void zero(__m512d& a) noexcept { a = _mm512_setzero_pd(); }
+  RB_TARGET_AVX512 static void add(__m512d& a, const T* p) noexcept {
     if constexpr (std::is_same_v<T, float>) a = _mm512_add_pd(a, _mm512_cvtps_pd(_mm256_loadu_ps(p)));
     else a = _mm512_add_pd(a, _mm512_loadu_pd(p));
   }
-  RB_TARGET_AVX512 static void add_tail(V& a, const T* p, std::int64_t r) noexcept {
+  RB_TARGET_AVX512 static void add_tail(__m512d& a, const T* p, std::int64_t r) noexcept {
     if constexpr (std::is_same_v<T, float>) {
       // r < 8 floats: a zero-masked 16-lane load of which only the low 8 lanes can be set.
       a = _mm512_add_pd(a, _mm512_cvtps_pd(_mm512_castps512_ps256(detail::avx512_load_tail(p, r))));
@@ -77,17 +71,14 @@ struct DoubleLanes {
       a = _mm512_add_pd(a, _mm512_maskz_loadu_pd(static_cast<__mmask8>(first16(r)), p));
     }
   }
-  RB_TARGET_AVX512 static double total(V (&a)[4]) noexcept {
+  RB_TARGET_AVX512 static double total(__m512d (&a)[4]) noexcept {
     return _mm512_reduce_add_pd(_mm512_add_pd(_mm512_add_pd(a[0], a[1]), _mm512_add_pd(a[2], a[3])));
   }
 };
 
 // 8 int64 lanes over int32 (sign-extended): exact.
-struct Int64Lanes {
-  using In = std::int32_t;
-  using Acc = std::int64_t;
+struct Int64Lanes : detail::LaneTypes<std::int32_t, std::int64_t, 8> {
   using V = __m512i;
-  static constexpr std::int64_t kWidth = 8;
   RB_TARGET_AVX512 static void zero(V& a) noexcept { a = _mm512_setzero_si512(); }
   RB_TARGET_AVX512 static void add(V& a, const In* p) noexcept {
     a = _mm512_add_epi64(a, _mm512_cvtepi32_epi64(load256(p)));
@@ -104,23 +95,6 @@ struct Int64Lanes {
 
 }  // namespace
 
-RB_TARGET_AVX512 float avx512_f32(const float* data, std::int64_t n) noexcept {
-  return detail::sum4<FloatLanes<float>>(data, n);
-}
-RB_TARGET_AVX512 double avx512_f64(const float* data, std::int64_t n) noexcept {
-  return detail::sum4<DoubleLanes<float>>(data, n);
-}
-RB_TARGET_AVX512 double avx512_f64in(const double* data, std::int64_t n) noexcept {
-  return detail::sum4<DoubleLanes<double>>(data, n);
-}
-RB_TARGET_AVX512 float avx512_f16(const rb::f16* data, std::int64_t n) noexcept {
-  return detail::sum4<FloatLanes<rb::f16>>(data, n);
-}
-RB_TARGET_AVX512 float avx512_bf16(const rb::bf16* data, std::int64_t n) noexcept {
-  return detail::sum4<FloatLanes<rb::bf16>>(data, n);
-}
-RB_TARGET_AVX512 std::int64_t avx512_i32(const std::int32_t* data, std::int64_t n) noexcept {
-  return detail::sum4<Int64Lanes>(data, n);
-}
+RB_CPU_DEFINE_SUM4_KERNELS(avx512, RB_TARGET_AVX512, RB_TARGET_AVX512)
 
 }  // namespace rb::cpu

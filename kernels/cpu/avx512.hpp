@@ -29,17 +29,13 @@
 // instruction's DAZ/FTZ), whatever MXCSR says.
 #include <cstdint>
 
-#include "common/dtype.hpp"
+#include "kernels/cpu/sum_declarations.hpp"
 
 namespace rb::cpu {
 
-float avx512_f32(const float* data, std::int64_t n) noexcept;
+RB_CPU_DECLARE_SUMS(avx512);
 double avx512_kahan(const float* data, std::int64_t n) noexcept;
 double avx512_f64(const float* data, std::int64_t n) noexcept;
-double avx512_f64in(const double* data, std::int64_t n) noexcept;
-float avx512_f16(const rb::f16* data, std::int64_t n) noexcept;
-float avx512_bf16(const rb::bf16* data, std::int64_t n) noexcept;
-std::int64_t avx512_i32(const std::int32_t* data, std::int64_t n) noexcept;
 float avx512_bf16dp(const rb::bf16* data, std::int64_t n) noexcept;
 
 }  // namespace rb::cpu

@@ -30,17 +30,15 @@ std::int64_t openmp_reduce(const void* data, std::int64_t n, int threads, std::i
                            std::int64_t align, ChunkKernel<std::int64_t> kernel);
 
 template <auto Kernel>
-class OpenMP {
- public:
-  using element_type = KernelInput<Kernel>;
-  using result_type = PartialType<Kernel>;  // double, or int64 for an integer kernel
-  static constexpr std::int64_t chunk_align = kChunkAlignOf<element_type>;
+class OpenMP : public ChunkedRuntime<Kernel> {
+  using Chunked = ChunkedRuntime<Kernel>;
 
+ public:
   explicit OpenMP(int threads = openmp_max_threads(), std::int64_t min_chunk = kMinChunk)
       : threads_(threads), min_chunk_(min_chunk) {}
 
-  result_type operator()(const element_type* data, std::int64_t n) const {
-    return openmp_reduce(data, n, threads_, min_chunk_, chunk_align, &as_chunk_kernel<Kernel>);
+  auto operator()(const typename Chunked::element_type* data, std::int64_t n) const {
+    return openmp_reduce(data, n, threads_, min_chunk_, Chunked::chunk_align, Chunked::chunk_kernel);
   }
   int threads() const noexcept { return threads_; }
   int parts(std::int64_t n) const noexcept { return parts_for(n, threads_, min_chunk_); }

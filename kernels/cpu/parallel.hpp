@@ -47,6 +47,17 @@ PartialType<Kernel> as_chunk_kernel(const void* data, std::int64_t begin, std::i
 template <class T>
 inline constexpr std::int64_t kChunkAlignOf = 64 / static_cast<std::int64_t>(sizeof(T));
 
+// What a runtime over Kernel names (bench/backends/cpu_runtime.hpp reads element_type): its element,
+// its partial and result (double, or int64 for an integer kernel), its chunks' alignment in
+// elements and the kernel as the runtimes call it, its element type erased.
+template <auto Kernel>
+struct ChunkedRuntime {
+  using element_type = KernelInput<Kernel>;
+  using result_type = PartialType<Kernel>;
+  static constexpr std::int64_t chunk_align = kChunkAlignOf<element_type>;
+  static constexpr ChunkKernel<result_type> chunk_kernel = &as_chunk_kernel<Kernel>;
+};
+
 // Below this many floats per thread a split costs more than it saves. Measured on the 2-core
 // KVM guest with Threads<avx2_f32>, back-to-back calls, in-cache data: 2^14 floats take 0.63 us
 // on one thread and 0.59 us on two (break-even), 2^16 floats 2.84 us against 1.56 us. A pool

@@ -56,15 +56,14 @@ struct StdReduceParUnseq {
 
 template <auto Kernel>
   requires std::is_same_v<PartialType<Kernel>, double>
-class StdPar {
- public:
-  using element_type = KernelInput<Kernel>;
-  static constexpr std::int64_t chunk_align = kChunkAlignOf<element_type>;
+class StdPar : public ChunkedRuntime<Kernel> {
+  using Chunked = ChunkedRuntime<Kernel>;
 
+ public:
   explicit StdPar(std::int64_t min_block = kMinChunk) : min_block_(min_block) {}
 
-  double operator()(const element_type* data, std::int64_t n) const {
-    return pstl_reduce(data, n, min_block_, chunk_align, &as_chunk_kernel<Kernel>);
+  double operator()(const typename Chunked::element_type* data, std::int64_t n) const {
+    return pstl_reduce(data, n, min_block_, Chunked::chunk_align, Chunked::chunk_kernel);
   }
   int threads() const noexcept { return pstl_threads(); }
   int parts(std::int64_t n) const noexcept { return parts_for(n, kMaxPstlBlocks, min_block_); }

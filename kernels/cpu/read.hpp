@@ -23,17 +23,10 @@
 // lanes and bits whatever the compiler makes of it), the plain loop as the baseline.
 // Every lane is a chain of at most ceil(n/64) additions (the tail adds one to the first n % 64
 // lanes), then a fixed tree of 6 levels: the same bits for the same n on every call and ISA.
-#include <cstdint>
-
-#include "common/dtype.hpp"
+#include "kernels/cpu/sum_declarations.hpp"
 
 namespace rb::cpu {
 
-float read_f32(const float* data, std::int64_t n) noexcept;
-
-double read_f64in(const double* data, std::int64_t n) noexcept;
-float read_f16(const rb::f16* data, std::int64_t n) noexcept;
-float read_bf16(const rb::bf16* data, std::int64_t n) noexcept;
-std::int64_t read_i32(const std::int32_t* data, std::int64_t n) noexcept;
+RB_CPU_DECLARE_SUMS(read);
 
 }  // namespace rb::cpu

@@ -8,21 +8,18 @@
 
 #include "common/dtype.hpp"
 
+// read_f64_ISA, read_f16_ISA, read_bf16_ISA, read_i32_ISA for one ISA's versions.
+#define RB_CPU_DECLARE_READS(isa)                                       \
+  double read_f64_##isa(const double* data, std::int64_t n) noexcept;   \
+  float read_f16_##isa(const rb::f16* data, std::int64_t n) noexcept;   \
+  float read_bf16_##isa(const rb::bf16* data, std::int64_t n) noexcept; \
+  std::int64_t read_i32_##isa(const std::int32_t* data, std::int64_t n) noexcept
+
 namespace rb::cpu::detail {
 
-double read_f64_avx512(const double* data, std::int64_t n) noexcept;
-float read_f16_avx512(const rb::f16* data, std::int64_t n) noexcept;
-float read_bf16_avx512(const rb::bf16* data, std::int64_t n) noexcept;
-std::int64_t read_i32_avx512(const std::int32_t* data, std::int64_t n) noexcept;
-
-double read_f64_avx2(const double* data, std::int64_t n) noexcept;
-float read_f16_avx2(const rb::f16* data, std::int64_t n) noexcept;  // also needs F16C
-float read_bf16_avx2(const rb::bf16* data, std::int64_t n) noexcept;
-std::int64_t read_i32_avx2(const std::int32_t* data, std::int64_t n) noexcept;
-
-double read_f64_baseline(const double* data, std::int64_t n) noexcept;
-float read_f16_baseline(const rb::f16* data, std::int64_t n) noexcept;
-float read_bf16_baseline(const rb::bf16* data, std::int64_t n) noexcept;
-std::int64_t read_i32_baseline(const std::int32_t* data, std::int64_t n) noexcept;
+RB_CPU_DECLARE_READS(avx512);
+RB_CPU_DECLARE_READS(avx2);  // read_f16_avx2 also needs F16C
+RB_CPU_DECLARE_READS(baseline);
 
 }  // namespace rb::cpu::detail
+#undef RB_CPU_DECLARE_READS

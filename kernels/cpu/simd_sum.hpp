@@ -16,7 +16,18 @@
 // across a function without the ISA changes the ABI (Clang refuses it), a reference does not.
 #include <cstdint>
 
+#include "common/dtype.hpp"
+
 namespace rb::cpu::detail {
+
+// A lane policy's In, Acc and kWidth; its V it names itself (a vector type passed as a template
+// argument loses its attributes).
+template <class InT, class AccT, std::int64_t Width>
+struct LaneTypes {
+  using In = InT;
+  using Acc = AccT;
+  static constexpr std::int64_t kWidth = Width;
+};
 
 template <class L>
 [[gnu::always_inline]] inline typename L::Acc sum4(const typename L::In* data, std::int64_t n) noexcept {
@@ -36,3 +47,26 @@ template <class L>
 }
 
 }  // namespace rb::cpu::detail
+
+// One ISA's kernels over its policies FloatLanes<T> (float lanes over T), DoubleLanes<T> and
+// Int64Lanes, named ISA_f32 ... ISA_i32 (avx2.hpp, avx512.hpp); f16 takes its own target, which
+// may add F16C.
+#define RB_CPU_DEFINE_SUM4_KERNELS(isa, TARGET, TARGET_F16)                          \
+  TARGET float isa##_f32(const float* data, std::int64_t n) noexcept {               \
+    return detail::sum4<FloatLanes<float>>(data, n);                                 \
+  }                                                                                  \
+  TARGET double isa##_f64(const float* data, std::int64_t n) noexcept {              \
+    return detail::sum4<DoubleLanes<float>>(data, n);                                \
+  }                                                                                  \
+  TARGET double isa##_f64in(const double* data, std::int64_t n) noexcept {           \
+    return detail::sum4<DoubleLanes<double>>(data, n);                               \
+  }                                                                                  \
+  TARGET_F16 float isa##_f16(const rb::f16* data, std::int64_t n) noexcept {         \
+    return detail::sum4<FloatLanes<rb::f16>>(data, n);                               \
+  }                                                                                  \
+  TARGET float isa##_bf16(const rb::bf16* data, std::int64_t n) noexcept {           \
+    return detail::sum4<FloatLanes<rb::bf16>>(data, n);                              \
+  }                                                                                  \
+  TARGET std::int64_t isa##_i32(const std::int32_t* data, std::int64_t n) noexcept { \
+    return detail::sum4<Int64Lanes>(data, n);                                        \
+  }

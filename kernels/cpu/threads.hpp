@@ -33,24 +33,22 @@ std::int64_t pool_reduce(ThreadPool& pool, std::vector<PartialOf<std::int64_t>>&
                          ChunkKernel<std::int64_t> kernel) noexcept;
 
 template <auto Kernel>
-class Threads {
- public:
-  using element_type = KernelInput<Kernel>;
-  using result_type = PartialType<Kernel>;  // double, or int64 for an integer kernel
-  static constexpr std::int64_t chunk_align = kChunkAlignOf<element_type>;
+class Threads : public ChunkedRuntime<Kernel> {
+  using Chunked = ChunkedRuntime<Kernel>;
 
+ public:
   explicit Threads(int threads = default_thread_count(), std::int64_t min_chunk = kMinChunk)
       : pool_(threads), partials_(static_cast<std::size_t>(pool_.size())), min_chunk_(min_chunk) {}
 
-  result_type operator()(const element_type* data, std::int64_t n) noexcept {
-    return pool_reduce(pool_, partials_, data, n, min_chunk_, chunk_align, &as_chunk_kernel<Kernel>);
+  auto operator()(const typename Chunked::element_type* data, std::int64_t n) noexcept {
+    return pool_reduce(pool_, partials_, data, n, min_chunk_, Chunked::chunk_align, Chunked::chunk_kernel);
   }
   int threads() const noexcept { return pool_.size(); }
   int parts(std::int64_t n) const noexcept { return parts_for(n, pool_.size(), min_chunk_); }
 
  private:
   ThreadPool pool_;
-  std::vector<PartialOf<result_type>> partials_;
+  std::vector<PartialOf<typename Chunked::result_type>> partials_;
   std::int64_t min_chunk_;
 };
 

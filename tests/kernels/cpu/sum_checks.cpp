@@ -151,4 +151,12 @@ double ill_conditioned_error(const SumFn& sum, std::int64_t n) {
   return std::fabs(sum(x.data(), n) - reference_of(x).sum);
 }
 
+void expect_beats_float(const SumFn& naive, const SumFn& better) {
+  for (const auto n : kIllConditionedSizes) {
+    const double naive_error = ill_conditioned_error(naive, n);
+    ASSERT_GT(naive_error, 0) << "n = " << n << ": the data no longer defeats a float sum";
+    EXPECT_LT(ill_conditioned_error(better, n), naive_error) << "n = " << n;
+  }
+}
+
 }  // namespace rb::test

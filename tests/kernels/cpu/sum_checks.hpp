@@ -66,6 +66,8 @@ void expect_exact_with_outliers(const SumFn& sum);
 double ill_conditioned_error(const SumFn& sum, std::int64_t n);
 // Sizes where naive float sums of ill_conditioned data are visibly wrong.
 inline constexpr std::int64_t kIllConditionedSizes[] = {4099, 1'000'003};
+// At each of those sizes `naive` (a float sum) is visibly wrong and `better` errs less.
+void expect_beats_float(const SumFn& naive, const SumFn& better);
 
 }  // namespace rb::test
 
@@ -76,23 +78,18 @@ inline constexpr std::int64_t kIllConditionedSizes[] = {4099, 1'000'003};
     if (!rb_why_not_.empty()) GTEST_SKIP() << rb_why_not_;       \
   } while (0)
 
+// One test of Suite that skips where `why_not` is non-empty and else runs `check`.
+#define RB_SUM_TEST(Suite, Name, why_not, check) \
+  TEST(Suite, Name) {                            \
+    RB_SKIP_IF(why_not);                         \
+    check;                                       \
+  }
+
 // The sweep every kernel and runtime goes through, as four tests of Suite. `make_sum` is an
 // expression giving a SumFn (evaluated in each test), `acc` its Acc, `why_not` an
 // expression giving why it cannot run here ("" when it can).
-#define RB_SUM_TESTS(Suite, make_sum, acc, why_not)                                                  \
-  TEST(Suite, RandomEverySizeAndOffset) {                                                            \
-    RB_SKIP_IF(why_not);                                                                             \
-    ::rb::test::expect_sum_every_size(make_sum, acc);                                                \
-  }                                                                                                  \
-  TEST(Suite, ExactEverySizeAndOffset) {                                                             \
-    RB_SKIP_IF(why_not);                                                                             \
-    ::rb::test::expect_exact_every_size(make_sum);                                                   \
-  }                                                                                                  \
-  TEST(Suite, LargeOddSizes) {                                                                       \
-    RB_SKIP_IF(why_not);                                                                             \
-    ::rb::test::expect_large_sizes(make_sum, acc);                                                   \
-  }                                                                                                  \
-  TEST(Suite, NonFinite) {                                                                           \
-    RB_SKIP_IF(why_not);                                                                             \
-    ::rb::test::expect_non_finite(make_sum);                                                         \
-  }
+#define RB_SUM_TESTS(Suite, make_sum, acc, why_not)                                                       \
+  RB_SUM_TEST(Suite, RandomEverySizeAndOffset, why_not, ::rb::test::expect_sum_every_size(make_sum, acc)) \
+  RB_SUM_TEST(Suite, ExactEverySizeAndOffset, why_not, ::rb::test::expect_exact_every_size(make_sum))     \
+  RB_SUM_TEST(Suite, LargeOddSizes, why_not, ::rb::test::expect_large_sizes(make_sum, acc))               \
+  RB_SUM_TEST(Suite, NonFinite, why_not, ::rb::test::expect_non_finite(make_sum))

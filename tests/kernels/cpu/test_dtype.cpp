@@ -18,29 +18,21 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Sign, 5 exponent bits (bias 15), 10 fraction bits; exponent 0: subnormal m 2^-24.
-double decode_f16(std::uint16_t h) {
-  const int e = (h >> 10) & 0x1F, m = h & 0x3FF;
+// Sign, `e_bits` exponent bits (bias 2^(e_bits - 1) - 1), `f_bits` fraction bits; exponent 0:
+// subnormal m 2^(1 - bias - f_bits). f16: 5 and 10 (subnormal m 2^-24); bf16: 8 and 7 (m 2^-133).
+double decode(std::uint16_t h, int e_bits, int f_bits) {
+  const int e_max = (1 << e_bits) - 1, bias = e_max / 2;
+  const int e = (h >> f_bits) & e_max, m = h & ((1 << f_bits) - 1);
   double v = 0;
-  if (e == 0x1F) {
+  if (e == e_max) {
     v = m == 0 ? kInf : std::numeric_limits<double>::quiet_NaN();
   } else {
-    v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+    v = e == 0 ? std::ldexp(m, 1 - bias - f_bits) : std::ldexp((1 << f_bits) + m, e - bias - f_bits);
   }
   return (h & 0x8000) ? -v : v;
 }
-
-// Sign, 8 exponent bits (bias 127), 7 fraction bits; exponent 0: subnormal m 2^-133.
-double decode_bf16(std::uint16_t h) {
-  const int e = (h >> 7) & 0xFF, m = h & 0x7F;
-  double v = 0;
-  if (e == 0xFF) {
-    v = m == 0 ? kInf : std::numeric_limits<double>::quiet_NaN();
-  } else {
-    v = e == 0 ? std::ldexp(m, -133) : std::ldexp(128 + m, e - 134);
-  }
-  return (h & 0x8000) ? -v : v;
-}
+double decode_f16(std::uint16_t h) { return decode(h, 5, 10); }
+double decode_bf16(std::uint16_t h) { return decode(h, 8, 7); }
 
 // The value nearest to finite v with `digits` significant bits and exponent >= emin (below it the
 // quantum stays 2^(emin - digits + 1)), ties to even; beyond `max` + half an ulp, infinity.

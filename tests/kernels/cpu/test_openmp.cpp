@@ -7,33 +7,29 @@
 
 namespace {
 
-using rb::test::Acc;
-using rb::cpu::OpenMP;
-using rb::test::need_avx2;
-using rb::test::runtime_fn;
 namespace cpu = rb::cpu;
+using cpu::OpenMP;
+using rb::test::Acc;
 
 std::string need_openmp() { return cpu::openmp_unavailable(); }
-std::string need_openmp_avx2() { return need_openmp().empty() ? need_avx2() : need_openmp(); }
+std::string need_openmp_avx2() { return need_openmp().empty() ? rb::test::need_avx2() : need_openmp(); }
 
 // A team of 3 and a minimum chunk of 1 float: the split happens at every size (test_threads.cpp).
 constexpr int kThreads = 3;
 constexpr std::int64_t kSplitAlways = 1;
 
-RB_SUM_TESTS(OpenMPUnrolled8F32, (runtime_fn<OpenMP<cpu::unrolled8_f32>>(kThreads, kSplitAlways)),
-             Acc::f32_sequential, need_openmp())
-RB_SUM_TESTS(OpenMPAvx2F32, (runtime_fn<OpenMP<cpu::avx2_f32>>(kThreads, kSplitAlways)),
-             Acc::f32_sequential, need_openmp_avx2())
-RB_SUM_TESTS(OpenMPAvx2F64, (runtime_fn<OpenMP<cpu::avx2_f64>>(kThreads, kSplitAlways)),
-             Acc::f64, need_openmp_avx2())
+template <auto Kernel>
+rb::test::SumFn split() {
+  return rb::test::runtime_fn<OpenMP<Kernel>>(kThreads, kSplitAlways);
+}
+
+RB_SUM_TESTS(OpenMPUnrolled8F32, split<cpu::unrolled8_f32>(), Acc::f32_sequential, need_openmp())
+RB_SUM_TESTS(OpenMPAvx2F32, split<cpu::avx2_f32>(), Acc::f32_sequential, need_openmp_avx2())
+RB_SUM_TESTS(OpenMPAvx2F64, split<cpu::avx2_f64>(), Acc::f64, need_openmp_avx2())
 
 TEST(OpenMPAvx2, F64BeatsFloatOnIllConditionedData) {
   RB_SKIP_IF(need_openmp_avx2());
-  for (const auto n : rb::test::kIllConditionedSizes) {
-    const double naive = rb::test::ill_conditioned_error(runtime_fn<OpenMP<cpu::avx2_f32>>(kThreads, kSplitAlways), n);
-    ASSERT_GT(naive, 0) << "n = " << n;
-    EXPECT_LT(rb::test::ill_conditioned_error(runtime_fn<OpenMP<cpu::avx2_f64>>(kThreads, kSplitAlways), n), naive);
-  }
+  rb::test::expect_beats_float(split<cpu::avx2_f32>(), split<cpu::avx2_f64>());
 }
 
 TEST(OpenMP, ReportsItsTeamSize) {

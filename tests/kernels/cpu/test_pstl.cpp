@@ -8,24 +8,22 @@
 
 namespace {
 
-using rb::test::Acc;
-using rb::cpu::StdPar;
-using rb::test::call;
-using rb::test::need_avx2;
-using rb::test::runtime_fn;
 namespace cpu = rb::cpu;
+using cpu::StdPar;
+using rb::test::Acc;
+using rb::test::call;
 
 std::string need_tbb() { return cpu::pstl_unavailable(); }
-std::string need_tbb_avx2() { return need_tbb().empty() ? need_avx2() : need_tbb(); }
+std::string need_tbb_avx2() { return need_tbb().empty() ? rb::test::need_avx2() : need_tbb(); }
 
 // Blocks of at least 1 float: up to kMaxPstlBlocks blocks at every size, so TBB really splits.
 constexpr std::int64_t kSplitAlways = 1;
 
 RB_SUM_TESTS(StdReducePar, call<cpu::std_reduce_par>, Acc::f32_sequential, need_tbb())
 RB_SUM_TESTS(StdReduceParUnseq, call<cpu::std_reduce_par_unseq>, Acc::f32_sequential, need_tbb())
-RB_SUM_TESTS(StdParUnrolled8F64, (runtime_fn<StdPar<cpu::unrolled8_f64>>(kSplitAlways)), Acc::f64,
+RB_SUM_TESTS(StdParUnrolled8F64, rb::test::runtime_fn<StdPar<cpu::unrolled8_f64>>(kSplitAlways), Acc::f64,
              need_tbb())
-RB_SUM_TESTS(StdParAvx2F32, (runtime_fn<StdPar<cpu::avx2_f32>>(kSplitAlways)), Acc::f32_sequential,
+RB_SUM_TESTS(StdParAvx2F32, rb::test::runtime_fn<StdPar<cpu::avx2_f32>>(kSplitAlways), Acc::f32_sequential,
              need_tbb_avx2())
 
 TEST(StdPar, DeterministicAcrossCalls) {

@@ -82,11 +82,6 @@ double bound(const Stated& s, std::int64_t n, double sum_abs) {
   return du / (1.0 - du) * sum_abs + 4.0 * 0x1p-53 * sum_abs;
 }
 
-template <class T>
-std::uint64_t bits(Out<T> v) {
-  return std::bit_cast<std::uint64_t>(v);
-}
-
 // ---- the checks, written once per kind of result ----
 
 template <class T>
@@ -136,15 +131,7 @@ void expect_non_finite(const Kernel<T>& k) {
 // The same bits on every call, and wherever the same values lie in memory.
 template <class T>
 void expect_deterministic(const Kernel<T>& k) {
-  constexpr std::int64_t n = 1'000'003;
-  const auto x = random_values<T>(n, 8);
-  const auto first = bits<T>(k.sum(x.data(), n));
-  for (int call = 0; call < 3; ++call) EXPECT_EQ(bits<T>(k.sum(x.data(), n)), first) << "call " << call;
-  std::vector<T> moved(n + kMaxOffset);
-  for (int offset = 1; offset <= kMaxOffset; ++offset) {
-    std::copy(x.begin(), x.end(), moved.begin() + offset);
-    EXPECT_EQ(bits<T>(k.sum(moved.data() + offset, n)), first) << "copied to offset " << offset;
-  }
+  rb::test::typed::expect_same_bits_anywhere<T>(random_values<T>(1'000'003, 8), kMaxOffset, 3, k.sum);
 }
 
 // The bound is not vacuous: it rejects the sum of one element too few (magnitudes in [1, 2), far

@@ -67,7 +67,7 @@ struct Runner {
 
 template <class T>
 struct Def {
-  const char* name;
+  std::string name;
   Stated stated;
   std::string (*why_not)();
   Runner<T> (*make)();  // starts the runtime's threads: only called where why_not() is empty
@@ -146,11 +146,6 @@ double bound(const Def<T>& d, const Runner<T>& r, std::int64_t n, double sum_abs
   const int parts = r.parts(n);
   const double combine = parts > 1 ? 2.0 * gamma(parts, 0x1p-53) : 0.0;
   return (gamma(chain, kUnit<T>) + combine + 4.0 * 0x1p-53) * sum_abs;
-}
-
-template <class T>
-std::uint64_t bits(Out<T> v) {
-  return std::bit_cast<std::uint64_t>(v);
 }
 
 // ---- floating types ----
@@ -242,19 +237,14 @@ template <class T>
 void expect_repeatable(const Runner<T>& r) {
   constexpr std::int64_t n = 1'000'003;
   const auto x = random_values<T>(n, 8);
-  const Out<T> first_sum = r.sum(x.data(), n);
   if (r.order == Order::any_order) {
+    const Out<T> first_sum = r.sum(x.data(), n);
     const double tol = 2.0 * gamma(r.parts(n), 0x1p-53) * reference_of(x.data(), n).abs;
     for (int call = 0; call < 20; ++call) ASSERT_LE(std::fabs(r.sum(x.data(), n) - first_sum), tol) << "call " << call;
     return;
   }
-  const auto first = bits<T>(first_sum);
-  for (int call = 0; call < 20; ++call) ASSERT_EQ(bits<T>(r.sum(x.data(), n)), first) << "call " << call;
-  std::vector<T> moved(n + kMaxOffset);
-  for (int offset = 1; offset <= kMaxOffset; ++offset) {
-    std::copy(x.begin(), x.end(), moved.begin() + offset);
-    EXPECT_EQ(bits<T>(r.sum(moved.data() + offset, n)), first) << "copied to offset " << offset;
-  }
+  rb::test::typed::expect_same_bits_anywhere<T>(x, kMaxOffset, 20,
+                                                 [&](const T* p, std::int64_t m) { return r.sum(p, m); });
 }
 
 template <class T>
@@ -271,10 +261,35 @@ class TypedRuntimeTest : public ::testing::TestWithParam<Def<T>> {
   std::unique_ptr<Runner<T>> runner_;
 };
 
-#define RB_TYPED_RUNTIME_SUITE(Suite, T, ...)                                                         \
+using WhyNot = std::string (*)();
+
+// The subjects of every element type, named <runtime>_<kernel>_<type>: read serially and on the pool
+// (read.hpp: 64 lanes of at most ceil(n/64) additions, anywhere), the pool over the AVX2 and AVX-512
+// kernels, OpenMP over the AVX2 one. Stated: the tables of avx2.hpp and avx512.hpp; `avx2_needs`
+// says what the AVX2 kernel needs here, `openmp_needs` the same with OpenMP.
+template <class T, auto Read, auto Avx2, auto Avx512>
+std::vector<Def<T>> subjects(const std::string& type, Stated avx2, Stated avx512, WhyNot avx2_needs,
+                             WhyNot openmp_needs) {
+  constexpr Stated kRead{64, 0};
+  return {{"read_" + type, kRead, can_run, serial<T, Read>},
+          {"threads_read_" + type, kRead, can_run, on_threads<T, Read>},
+          {"threads_avx2_" + type, avx2, avx2_needs, on_threads<T, Avx2>},
+          {"threads_avx512_" + type, avx512, need_avx512, on_threads<T, Avx512>},
+          {"openmp_avx2_" + type, avx2, openmp_needs, on_openmp<T, Avx2>}};
+}
+
+std::vector<Def<bf16>> bf16_subjects() {
+  auto defs = subjects<bf16, cpu::read_bf16, cpu::avx2_bf16, cpu::avx512_bf16>("bf16", {32, 3}, {64, 3}, need_avx2,
+                                                                                need_openmp_avx2);
+  // Two elements per lane per instruction: 128 lanes whose chains are ceil(n/128) + 14 (avx512.hpp).
+  defs.push_back({"threads_avx512_bf16dp", {128, 14}, need_avx512_bf16, on_threads<bf16, cpu::avx512_bf16dp>});
+  return defs;
+}
+
+#define RB_TYPED_RUNTIME_SUITE(Suite, T, subjects)                                                    \
   class Suite : public TypedRuntimeTest<T> {};                                                        \
-  INSTANTIATE_TEST_SUITE_P(TypedRuntimes, Suite, ::testing::Values(__VA_ARGS__),                      \
-                           [](const auto& param) { return std::string(param.param.name); });            \
+  INSTANTIATE_TEST_SUITE_P(TypedRuntimes, Suite, ::testing::ValuesIn(subjects),                       \
+                           [](const auto& param) { return param.param.name; });                       \
   TEST_P(Suite, RandomEverySizeAndOffset) { expect_random_every_size(def(), runner()); }              \
   TEST_P(Suite, ExactEverySizeAndOffset) { expect_exact_every_size(runner()); }                       \
   TEST_P(Suite, LargeOddSizes) { expect_large_sizes(def(), runner()); }                               \
@@ -283,52 +298,21 @@ class TypedRuntimeTest : public ::testing::TestWithParam<Def<T>> {
   TEST_P(Suite, IsTheKernelOverAlignedChunks) { expect_chunk_sums(runner()); }                        \
   TEST_P(Suite, RepeatableAsPromised) { expect_repeatable(runner()); }
 
-// Stated: the tables of avx2.hpp, avx512.hpp and read.hpp (read: 64 lanes of at most ceil(n/64) additions).
-const Def<double> kReadF64{"read_f64in", {64, 0}, can_run, serial<double, cpu::read_f64in>};
-const Def<double> kThreadsReadF64{"threads_read_f64in", {64, 0}, can_run, on_threads<double, cpu::read_f64in>};
-const Def<double> kThreadsAvx2F64{"threads_avx2_f64in", {16, 3}, need_avx2, on_threads<double, cpu::avx2_f64in>};
-const Def<double> kThreadsAvx512F64{"threads_avx512_f64in", {32, 3}, need_avx512,
-                                    on_threads<double, cpu::avx512_f64in>};
-const Def<double> kOpenMPAvx2F64{"openmp_avx2_f64in", {16, 3}, need_openmp_avx2, on_openmp<double, cpu::avx2_f64in>};
-
-const Def<f16> kReadF16{"read_f16", {64, 0}, can_run, serial<f16, cpu::read_f16>};
-const Def<f16> kThreadsReadF16{"threads_read_f16", {64, 0}, can_run, on_threads<f16, cpu::read_f16>};
-const Def<f16> kThreadsAvx2F16{"threads_avx2_f16", {32, 3}, need_avx2_f16c, on_threads<f16, cpu::avx2_f16>};
-const Def<f16> kThreadsAvx512F16{"threads_avx512_f16", {64, 3}, need_avx512, on_threads<f16, cpu::avx512_f16>};
-const Def<f16> kOpenMPAvx2F16{"openmp_avx2_f16", {32, 3}, need_openmp_avx2_f16c, on_openmp<f16, cpu::avx2_f16>};
-
-const Def<bf16> kReadBf16{"read_bf16", {64, 0}, can_run, serial<bf16, cpu::read_bf16>};
-const Def<bf16> kThreadsReadBf16{"threads_read_bf16", {64, 0}, can_run, on_threads<bf16, cpu::read_bf16>};
-const Def<bf16> kThreadsAvx2Bf16{"threads_avx2_bf16", {32, 3}, need_avx2, on_threads<bf16, cpu::avx2_bf16>};
-const Def<bf16> kThreadsAvx512Bf16{"threads_avx512_bf16", {64, 3}, need_avx512, on_threads<bf16, cpu::avx512_bf16>};
-const Def<bf16> kThreadsBf16Dp{"threads_avx512_bf16dp", {128, 14}, need_avx512_bf16,
-                               on_threads<bf16, cpu::avx512_bf16dp>};
-const Def<bf16> kOpenMPAvx2Bf16{"openmp_avx2_bf16", {32, 3}, need_openmp_avx2, on_openmp<bf16, cpu::avx2_bf16>};
-
-RB_TYPED_RUNTIME_SUITE(RuntimesF64, double, kReadF64, kThreadsReadF64, kThreadsAvx2F64, kThreadsAvx512F64,
-                       kOpenMPAvx2F64)
-RB_TYPED_RUNTIME_SUITE(RuntimesF16, f16, kReadF16, kThreadsReadF16, kThreadsAvx2F16, kThreadsAvx512F16,
-                       kOpenMPAvx2F16)
-RB_TYPED_RUNTIME_SUITE(RuntimesBf16, bf16, kReadBf16, kThreadsReadBf16, kThreadsAvx2Bf16, kThreadsAvx512Bf16,
-                       kThreadsBf16Dp, kOpenMPAvx2Bf16)
+RB_TYPED_RUNTIME_SUITE(RuntimesF64, double,
+                       (subjects<double, cpu::read_f64in, cpu::avx2_f64in, cpu::avx512_f64in>(
+                           "f64in", {16, 3}, {32, 3}, need_avx2, need_openmp_avx2)))
+RB_TYPED_RUNTIME_SUITE(RuntimesF16, f16,
+                       (subjects<f16, cpu::read_f16, cpu::avx2_f16, cpu::avx512_f16>(
+                           "f16", {32, 3}, {64, 3}, need_avx2_f16c, need_openmp_avx2_f16c)))
+RB_TYPED_RUNTIME_SUITE(RuntimesBf16, bf16, bf16_subjects())
 
 // ---- i32: int64 throughout, so every sum is exact ----
 
-const Def<std::int32_t> kReadI32{"read_i32", {64, 0}, can_run, serial<std::int32_t, cpu::read_i32>};
-const Def<std::int32_t> kThreadsReadI32{"threads_read_i32", {64, 0}, can_run,
-                                        on_threads<std::int32_t, cpu::read_i32>};
-const Def<std::int32_t> kThreadsAvx2I32{"threads_avx2_i32", {16, 0}, need_avx2,
-                                        on_threads<std::int32_t, cpu::avx2_i32>};
-const Def<std::int32_t> kThreadsAvx512I32{"threads_avx512_i32", {32, 0}, need_avx512,
-                                          on_threads<std::int32_t, cpu::avx512_i32>};
-const Def<std::int32_t> kOpenMPAvx2I32{"openmp_avx2_i32", {16, 0}, need_openmp_avx2,
-                                       on_openmp<std::int32_t, cpu::avx2_i32>};
-
 class RuntimesI32 : public TypedRuntimeTest<std::int32_t> {};
 INSTANTIATE_TEST_SUITE_P(TypedRuntimes, RuntimesI32,
-                         ::testing::Values(kReadI32, kThreadsReadI32, kThreadsAvx2I32, kThreadsAvx512I32,
-                                           kOpenMPAvx2I32),
-                         [](const auto& param) { return std::string(param.param.name); });
+                         ::testing::ValuesIn(subjects<std::int32_t, cpu::read_i32, cpu::avx2_i32, cpu::avx512_i32>(
+                             "i32", {16, 0}, {32, 0}, need_avx2, need_openmp_avx2)),
+                         [](const auto& param) { return param.param.name; });
 
 TEST_P(RuntimesI32, RandomEverySizeAndOffset) {
   const auto x = random_values<std::int32_t>(kEverySizeMax + kMaxOffset + kPad, 99);

@@ -3,6 +3,7 @@
 // avx512.hpp, accumulate.hpp, read.hpp) and the runtimes over them, shared by test_typed.cpp and
 // test_typed_runtimes.cpp. Every reference is an fp64 sum over rb::widen of the values as stored.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -20,6 +21,11 @@ namespace rb::test::typed {
 // The i32 kernels return int64 (compared exactly); the others are compared as double.
 template <class T>
 using Out = std::conditional_t<std::is_same_v<T, std::int32_t>, std::int64_t, double>;
+
+template <class T>
+std::uint64_t bits(Out<T> v) {
+  return std::bit_cast<std::uint64_t>(v);
+}
 
 // The accumulator's unit roundoff: f16 and bf16 are summed in float.
 template <class T>
@@ -196,6 +202,20 @@ void expect_non_finite_everywhere(std::int64_t n, Sum sum) {
     ASSERT_TRUE(std::isnan(sum(x.data(), n))) << "quiet NaN in";
     x[i] = S::snan;
     ASSERT_TRUE(std::isnan(sum(x.data(), n))) << "signalling NaN in";
+  }
+}
+
+// sum(x) gives its first call's bits on `calls` more calls, and with x copied to each start in
+// [1, max_offset]: the order of the additions depends on n alone, not on the call or the address.
+template <class T, class Sum>
+void expect_same_bits_anywhere(const std::vector<T>& x, int max_offset, int calls, Sum sum) {
+  const auto n = static_cast<std::int64_t>(x.size());
+  const auto first = bits<T>(sum(x.data(), n));
+  for (int call = 0; call < calls; ++call) ASSERT_EQ(bits<T>(sum(x.data(), n)), first) << "call " << call;
+  std::vector<T> moved(x.size() + static_cast<std::size_t>(max_offset));
+  for (int offset = 1; offset <= max_offset; ++offset) {
+    std::copy(x.begin(), x.end(), moved.begin() + offset);
+    EXPECT_EQ(bits<T>(sum(moved.data() + offset, n)), first) << "copied to offset " << offset;
   }
 }
 
