@@ -3,12 +3,15 @@
 // with its own scratch and a NaN-poisoned result (so a launch that writes nothing fails).
 // The kernels are called directly, without the benchmark harness.
 #include <cuda_runtime.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <ostream>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -108,6 +111,28 @@ inline std::ptrdiff_t nonzero_bytes(const unsigned char* scratch, std::size_t by
   std::vector<unsigned char> host(bytes);
   RB_CUDA_CHECK(cudaMemcpy(host.data(), scratch, bytes, cudaMemcpyDeviceToHost));
   return std::count_if(host.begin(), host.end(), [](unsigned char b) { return b != 0; });
+}
+
+// The largest n expect_sums_and_cleans_up sums.
+inline constexpr std::int64_t kCleanupMaxN = 5'000'011;
+
+// v at each n of `sizes` (at most kCleanupMaxN) in turn, on one scratch buffer prepared once: every
+// sum right over random signed floats, and the scratch left zeroed by every launch.
+template <class Out>
+void expect_sums_and_cleans_up(const cuda::Variant<Out>& v, std::initializer_list<std::int64_t> sizes,
+                               const std::string& what) {
+  const auto x = random_signed(kCleanupMaxN, 11);
+  const auto d = upload(x);
+  const std::size_t bytes = v.scratch_bytes(kCleanupMaxN);
+  DeviceArray<unsigned char> scratch(bytes);
+  DeviceArray<Out> out(1);
+  v.prepare(scratch.get(), bytes, nullptr);
+  const Acc acc = sizeof(Out) == 8 ? Acc::f64 : Acc::f32_tree;
+  for (const std::int64_t n : sizes) {
+    SCOPED_TRACE(testing::Message() << what << ", n " << n << ", grid " << v.geometry(n).grid);
+    RB_EXPECT_SUM(sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n), acc);
+    EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "scratch not put back to zero";
+  }
 }
 
 }  // namespace rb::test

@@ -1,5 +1,5 @@
 // FinishFixed (kernels/cuda/finish_fixed.cuh) with double partials, the Mid and Wide grids'
-// completion of cuda/onepass@f64 and cuda/onepass_f64: q split over a low and a high word. Small integers summed
+// completion of cuda/onepass@f64 and cuda/onepass_accf64: q split over a low and a high word. Small integers summed
 // exactly on both kernels, with double and with float input; random full-precision doubles within
 // a double bound and bit for bit the same over runs; the two words' last blocks meeting (forced
 // by planted counts); the slot path (partials beyond the grid, NaN, no grid); the scratch left
@@ -37,7 +37,7 @@ static_assert(
     std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning, double>::TileFinish, FinishFixed>,
     "cuda/onepass@f64's Mid grid is the one tested here");
 static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning>::TileFinish, FinishFixed>,
-              "and cuda/onepass_f64's");
+              "and cuda/onepass_accf64's");
 
 constexpr std::int64_t kTile = Grid<double>::kTile;  // 2048 doubles
 constexpr int kLow = 0, kHigh = 1, kMeet = 2;
@@ -118,7 +118,7 @@ void expect_integers_exact(std::uint64_t seed) {
 TEST(FinishFixedDouble, SmallIntegersExactOnEveryGridAndBothKernels) {
   RB_REQUIRE_GPU();
   expect_integers_exact<double>(31);
-  expect_integers_exact<float>(32);  // cuda/onepass_f64: float input, double partials
+  expect_integers_exact<float>(32);  // cuda/onepass_accf64: float input, double partials
 }
 
 TEST(FinishFixedDouble, FullPrecisionWithinADoubleBoundAndTheSameBitsEveryRun) {
@@ -145,7 +145,7 @@ TEST(FinishFixedDouble, FullPrecisionWithinADoubleBoundAndTheSameBitsEveryRun) {
   }
 }
 
-// cuda/onepass@f64's and cuda/onepass_f64's Wide grid (tiles of 256 x 8, one per block, 1.5 to
+// cuda/onepass@f64's and cuda/onepass_accf64's Wide grid (tiles of 256 x 8, one per block, 1.5 to
 // 4 MiB) is completed by FinishFixed too: small integers exactly, full-precision doubles within the
 // bound above and the same bits every run, at grids from 2 to 128 blocks, the scratch left zeroed.
 template <class T>
@@ -153,7 +153,7 @@ using Wide = rb::cuda::OneTileGrid<double, rb::cuda::OnepassWideShape, T, Finish
 static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning, double>::Wide, Wide<double>>,
               "cuda/onepass@f64's Wide grid is the one tested here");
 static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning>::Wide, Wide<float>>,
-              "and cuda/onepass_f64's");
+              "and cuda/onepass_accf64's");
 
 template <class T>
 void expect_wide_grid_sums(std::uint64_t seed) {

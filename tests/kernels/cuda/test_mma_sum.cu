@@ -30,11 +30,7 @@
 namespace {
 
 using rb::cuda::MmaGeometry;
-using rb::test::DeviceArray;
-using rb::test::upload;
-using rb::test::nonzero_bytes;
-using rb::test::reference_of;
-using rb::test::stored;
+using namespace rb::test;
 using Reference = rb::test::TypedReference;
 
 template <class T>
@@ -188,17 +184,25 @@ std::vector<std::int64_t> edge_sizes() {
   return sizes;
 }
 
+// One scratch buffer for every n of sizes (its size in bytes), prepared once as the adapter does.
+template <class T>
+DeviceArray<unsigned char> prepared_scratch(const std::vector<std::int64_t>& sizes, std::size_t& bytes) {
+  bytes = 1;
+  for (const std::int64_t n : sizes) bytes = std::max(bytes, Kernel<T>::scratch_bytes(n));
+  DeviceArray<unsigned char> scratch(bytes);
+  Kernel<T>::prepare(scratch.get(), bytes, nullptr);
+  return scratch;
+}
+
 // Every size at every misalignment of the start, on one scratch buffer.
 template <class T>
 void expect_every_size_and_offset(const std::vector<std::int64_t>& sizes, Data data, std::uint64_t seed) {
   const std::int64_t len = sizes.back() + kPerVec;
   const auto x = make_data<T>(len, seed, data);
   const auto d = upload<T>(x);
-  std::size_t bytes = 1;
-  for (const std::int64_t n : sizes) bytes = std::max(bytes, Kernel<T>::scratch_bytes(n));
-  DeviceArray<unsigned char> scratch(bytes);
+  std::size_t bytes = 0;
+  const DeviceArray<unsigned char> scratch = prepared_scratch<T>(sizes, bytes);
   DeviceArray<float> out(1);
-  Kernel<T>::prepare(scratch.get(), bytes, nullptr);
   for (const std::int64_t n : sizes) {
     for (int offset = 0; offset < kPerVec; ++offset) {
       SCOPED_TRACE(testing::Message() << "data " << static_cast<int>(data) << ", n " << n << ", offset " << offset
@@ -263,11 +267,9 @@ TYPED_TEST(MmaSum, RepeatedCallsGiveTheSameBits) {
   const std::vector<std::int64_t> sizes = {5, 100'003, 3'000'001, 20'000'011};
   const auto x = make_data<T>(sizes.back() + 3, 34, Data::random);
   const auto d = upload<T>(x);
-  std::size_t bytes = 1;
-  for (const std::int64_t n : sizes) bytes = std::max(bytes, Kernel<T>::scratch_bytes(n));
-  DeviceArray<unsigned char> scratch(bytes);
+  std::size_t bytes = 0;
+  const DeviceArray<unsigned char> scratch = prepared_scratch<T>(sizes, bytes);
   DeviceArray<float> out(1);
-  Kernel<T>::prepare(scratch.get(), bytes, nullptr);
   std::vector<float> first;
   for (int round = 0; round < 5; ++round) {
     for (std::size_t i = 0; i < sizes.size(); ++i) {

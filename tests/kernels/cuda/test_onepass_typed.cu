@@ -32,16 +32,10 @@
 
 namespace {
 
-using rb::cuda::Geometry;
 using rb::cuda::SumType;
 using rb::cuda::TuningEntry;
 using rb::cuda::TypedVariant;
-using rb::test::DeviceArray;
-using rb::test::upload;
-using rb::test::nonzero_bytes;
-using rb::test::reference_of;
-using rb::test::random_elements;
-using rb::test::small_integers;
+using namespace rb::test;
 using Reference = rb::test::TypedReference;
 
 template <class T>
@@ -72,7 +66,7 @@ int log2_of(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>
 // Stability of Numerical Algorithms, 2nd ed., 4.2), plus the reference's own error (4 x 2^-53 of
 // sum|x|). The single-block paths have a subset of these levels, so the same d bounds them.
 template <class T>
-double bound(std::int64_t n, const Geometry& g, double sum_abs) {
+double bound(std::int64_t n, const rb::cuda::Geometry& g, double sum_abs) {
   const std::int64_t unroll = g.tile / g.row, warps = g.threads / 32;
   const std::int64_t d = log2_of(kPerVec<T>) + (n + g.tile * g.grid - 1) / (g.tile * g.grid) + 2 + log2_of(unroll) + 1 +
                          2 * (5 + log2_of(warps)) + (g.grid - 1 + 31) / 32 + 1 + g.window_roundings;
@@ -286,7 +280,7 @@ TYPED_TEST(OnepassTyped, RefReadPartialsAddUpToTheSum) {
       double total = 0;
       for (const auto p : host) total += p;
       // The grid's partials, added on the host in double: within the kernel's bound.
-      const Geometry g{blocks, rb::cuda::ReadShape::threads, rb::cuda::ReadShape::threads * kPerVec<T>,
+      const rb::cuda::Geometry g{blocks, rb::cuda::ReadShape::threads, rb::cuda::ReadShape::threads * kPerVec<T>,
                        rb::cuda::kTileOf<rb::cuda::ReadShape, T>};
       EXPECT_LE(std::fabs(total - ref.sum), bound<T>(n, g, ref.sum_abs)) << total << " vs " << ref.sum;
     }
