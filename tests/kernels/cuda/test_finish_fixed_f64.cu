@@ -252,25 +252,10 @@ TEST(FinishFixedDouble, PartialsBeyondTheGridTakeTheSlotPath) {
 TEST(FinishFixedDouble, NoGridOrNanStillCorrect) {
   RB_REQUIRE_GPU();
   Calls c(29 * kTile + 3);
-  const auto clean = rb::test::small_integers<double>(c.n, 35);
-  const double exact = exact_sum(std::span<const double>(clean));
-  auto tiny = clean;
-  for (double& v : tiny) v = std::ldexp(v, -1000);
   const auto sampled = sampled_elements(c.n);
-  auto inf = clean;
-  inf[static_cast<std::size_t>(sampled[2 * 9])] = std::numeric_limits<double>::infinity();
-  auto nan = clean;
-  const std::int64_t unsampled = 11 * kTile + 77;
-  ASSERT_EQ(std::find(sampled.begin(), sampled.end(), unsampled), sampled.end());
-  nan[static_cast<std::size_t>(unsampled)] = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(c.sum(tiny), std::ldexp(exact, -1000));
-  EXPECT_TRUE(c.s.zeroed());
-  EXPECT_EQ(c.sum(inf), std::numeric_limits<double>::infinity());
-  EXPECT_TRUE(c.s.zeroed());
-  EXPECT_EQ(c.sum(clean), exact);
-  EXPECT_TRUE(std::isnan(c.sum(nan)));
-  EXPECT_TRUE(c.s.zeroed());
-  EXPECT_EQ(c.sum(clean), exact);
+  rb::test::expect_no_grid_or_nan_correct<double>(
+      rb::test::small_integers<double>(c.n, 35), -1000, sampled[2 * 9], 11 * kTile + 77,
+      [&c](const std::vector<double>& x) { return c.sum(x); }, [&c] { return c.s.zeroed(); });
 }
 
 // The grid's roundings in double additions: 2^(11 + 2 - 82 + 53) = 2^-16 per block of 2048
