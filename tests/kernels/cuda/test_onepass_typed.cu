@@ -233,7 +233,7 @@ TYPED_TEST(OnepassTyped, ShippedVariantIsTheDevicesEntry) {
   }
 }
 
-// The typed ref/read (ref_read_typed.cu) reads every element once: its partials add up to the sum.
+// The typed ref/read (ref_read.cu) reads every element once: its partials add up to the sum.
 TYPED_TEST(OnepassTyped, RefReadPartialsAddUpToTheSum) {
   RB_REQUIRE_GPU();
   using T = TypeParam;
