@@ -38,11 +38,12 @@ inline Structure kernel_structure(const rb::cuda::Geometry& g, std::int64_t n, A
   return s;
 }
 
-// T: the element type read; Out: what the variant writes; V: its variant type (sum.hpp's Variant
-// for floats, typed.hpp's TypedVariant for the other element types).
-template <class T, class Out, class V>
+// T: the element type read; Out: what the variant writes (kernels/cuda/sum.hpp's TypedVariant:
+// float's variants, and typed.hpp's for the other element types).
+template <class T, class Out>
 class CudaKernelSum final : public GpuBackend {
  public:
+  using V = rb::cuda::TypedVariant<T, Out>;
   CudaKernelSum(const GpuProblemOf<T>& p, const V& v, Accumulator acc)
       : v_(v), in_(p.input), n_(p.n), out_(p.out), acc_(acc) {
     const std::size_t bytes = v_.scratch_bytes(n_);
@@ -66,23 +67,14 @@ class CudaKernelSum final : public GpuBackend {
   void* scratch_ = nullptr;
 };
 
-// `acc` overrides the accumulator the output type implies (a tuning probe that adds in float
-// and returns a double).
-template <class Out>
-BackendDef<float> cuda_kernel(std::string name, const rb::cuda::Variant<Out>& v, std::optional<Accumulator> acc = {}) {
-  static_assert(std::is_same_v<Out, float> || std::is_same_v<Out, double>);
-  const Accumulator a = acc.value_or(std::is_same_v<Out, double> ? Accumulator::f64 : Accumulator::f32);
-  return {std::move(name), OnGpu<float>{[v, a](const GpuProblem& p) -> std::unique_ptr<GpuBackend> {
-            return std::make_unique<CudaKernelSum<float, Out, rb::cuda::Variant<Out>>>(p, v, a);
-          }}};
-}
-
-// The same for a variant over elements of T (kernels/cuda/typed.hpp), adding in SumType<T>.
-template <class T>
-BackendDef<T> typed_kernel(std::string name, const rb::cuda::TypedVariant<T>& v) {
-  using Out = rb::cuda::SumType<T>;
-  return {std::move(name), OnGpu<T>{[v](const GpuProblemOf<T>& p) -> std::unique_ptr<GpuBackend> {
-            return std::make_unique<CudaKernelSum<T, Out, rb::cuda::TypedVariant<T>>>(p, v, accumulator_for<Out>());
+// A variant over elements of T as a row of T's registry, adding in what it writes; `acc`
+// overrides that (a tuning probe that adds in float and returns a double).
+template <class T, class Out>
+BackendDef<T> cuda_kernel(std::string name, const rb::cuda::TypedVariant<T, Out>& v,
+                          std::optional<Accumulator> acc = {}) {
+  const Accumulator a = acc.value_or(accumulator_for<Out>());
+  return {std::move(name), OnGpu<T>{[v, a](const GpuProblemOf<T>& p) -> std::unique_ptr<GpuBackend> {
+            return std::make_unique<CudaKernelSum<T, Out>>(p, v, a);
           }}};
 }
 

@@ -37,14 +37,10 @@ class MmaSumBackend final : public GpuBackend {
   // element, the block tree, and the completion as kernel_structure (cuda_kernel.hpp) states it.
   Structure structure() const override {
     const rb::cuda::MmaGeometry g = Kernel::geometry(n_);
-    const std::int64_t tree =
-        1 + tree_depth(g.accumulators) + 1 + tree_depth(g.launch.threads) + completion_depth(g.launch.grid);
-    Structure s;
-    s.acc = Accumulator::f32;
-    s.chain = rb::cuda::kRoundingsPerMma * g.mma_chain;
-    s.tree = tree;
-    s.float_result = true;
-    return s;
+    return {.acc = Accumulator::f32,
+            .chain = rb::cuda::kRoundingsPerMma * g.mma_chain,
+            .tree = 1 + tree_depth(g.accumulators) + 1 + tree_depth(g.launch.threads) + completion_depth(g.launch.grid),
+            .float_result = true};
   }
 
  private:

@@ -56,11 +56,7 @@ template <class T, class Shape, class Finish>
 BackendDef<T> lean_row(const std::string& suffix) {
   using Kernel = rb::cuda::OneTileGrid<T, Shape, T, Finish>;
   const std::string name = "tune/lean/" + shape_name<Shape>() + suffix;
-  if constexpr (std::is_same_v<T, float>) {
-    return cuda_kernel(name, Kernel::variant());
-  } else {
-    return typed_kernel<T>(name, Kernel::variant());
-  }
+  return cuda_kernel(name, Kernel::variant());
 }
 
 template <class Acc, int Threads, int Unroll, int BlocksPerSm>

@@ -1,8 +1,8 @@
 // cuda/onepass and ref/read for the element types other than f32 (--dtype; kernels/cuda/typed.hpp):
 // the same one-launch kernel and its read phase, reading 16-byte vectors of the type (8 f16 or
 // bf16, 2 f64, 4 i32) and adding in float (f16, bf16), double (f64) or 64-bit integers (i32).
-// onepass's adapter is cuda_kernel.hpp's typed_kernel (its structure from the variant's geometry
-// at n, kernel_structure); ref/read is ref_read.hpp's.
+// The adapters are float's: cuda_kernel.hpp's cuda_kernel (float's cuda/onepass is a row of the
+// progression table, cuda_kernels.cpp) and ref_read.hpp's RefRead (float's: cuda_ref.cpp).
 #include <vector>
 
 #include "bench/backends/cuda_kernel.hpp"
@@ -14,7 +14,7 @@ namespace {
 
 template <class T>
 std::vector<BackendDef<T>> rows(const rb::cuda::TypedVariant<T>& v) {
-  return {typed_kernel<T>("cuda/onepass", v), gpu_backend<RefRead<T>, T>("ref/read")};
+  return {cuda_kernel("cuda/onepass", v), gpu_backend<RefRead<T>, T>("ref/read")};
 }
 
 }  // namespace

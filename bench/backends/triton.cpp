@@ -8,12 +8,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "bench/backends/cub_structure.hpp"
+#include "bench/backends/triton_rows.hpp"
 #include "bench/session.hpp"
 #include "kernels/triton/launch.hpp"
 
@@ -93,13 +93,6 @@ BackendDef<float> triton_def(std::string name, Shape shape) {
   return def;
 }
 
-BackendDef<float> triton_two_pass(std::string name, rb::triton::TwoPassShape shape) {
-  return triton_def<rb::triton::TwoPass>(std::move(name), shape);
-}
-
-BackendDef<float> triton_onepass(std::string name, rb::triton::OnepassShape shape) {
-  return triton_def<rb::triton::Onepass>(std::move(name), shape);
-}
 
 // onepass over T (f64, f16, bf16, i32). Out, the result slot's type: double for f64, int64 for i32,
 // float for 16-bit inputs, whichever the accumulator (a 16-bit sum converts to float exactly).
@@ -163,24 +156,15 @@ std::vector<BackendDef<T>> triton_onepass_16bit() {
   return {triton_onepass_typed<T>("triton/onepass", true), triton_onepass_typed<T>("triton/onepass_acc16", false)};
 }
 
-// The tuning grid (-DRB_TUNING_BACKENDS=ON): launch shapes of both kernels, as tune/* rows.
-[[maybe_unused]] std::vector<BackendDef<float>> triton_tuning_backends() {
-  std::vector<BackendDef<float>> out;
-  for (const auto& [block, warps] : {std::pair{1024, 4}, {2048, 4}, {4096, 8}, {8192, 8}, {8192, 16}}) {
-    out.push_back(triton_two_pass("tune/triton_two_pass/b" + std::to_string(block) + "_w" + std::to_string(warps),
-                                  {block, warps}));
-  }
-  for (const auto& [block, warps, progs] : {std::tuple{2048, 4, 8}, {4096, 4, 4}, {4096, 8, 2}, {4096, 8, 4},
-                                           {4096, 8, 8}, {8192, 8, 2}, {8192, 8, 4}, {8192, 16, 2},
-                                           {8192, 16, 4}, {16384, 16, 2}}) {
-    out.push_back(triton_onepass("tune/triton_onepass/b" + std::to_string(block) + "_w" + std::to_string(warps) +
-                                     "_p" + std::to_string(progs),
-                                 {block, warps, progs}));
-  }
-  return out;
+}  // namespace
+
+BackendDef<float> triton_two_pass(std::string name, rb::triton::TwoPassShape shape) {
+  return triton_def<rb::triton::TwoPass>(std::move(name), shape);
 }
 
-}  // namespace
+BackendDef<float> triton_onepass(std::string name, rb::triton::OnepassShape shape) {
+  return triton_def<rb::triton::Onepass>(std::move(name), shape);
+}
 
 RB_REGISTER_BACKEND(std::vector<BackendDef<float>>{triton_two_pass("triton/two_pass", rb::triton::kTwoPassShape),
                                                triton_onepass("triton/onepass", rb::triton::kOnepassShape)});
@@ -188,8 +172,5 @@ RB_REGISTER_BACKEND(triton_onepass_typed<double>("triton/onepass", true));
 RB_REGISTER_BACKEND(triton_onepass_16bit<rb::f16>());
 RB_REGISTER_BACKEND(triton_onepass_16bit<rb::bf16>());
 RB_REGISTER_BACKEND(triton_onepass_typed<std::int32_t>("triton/onepass", true));
-#if RB_TUNING_BACKENDS
-RB_REGISTER_BACKEND(triton_tuning_backends());
-#endif
 
 }  // namespace rb::bench::gpu

@@ -51,13 +51,6 @@ __device__ __forceinline__ T block_sum(T v, BlockSumStorage<T, Threads>& storage
   return detail::two_level_sum<Threads, false>(v, storage);
 }
 
-// The same sum in every thread: every warp runs block_sum's second level. For a finisher whose
-// warps all need it (experimental/finish_staggered.cuh).
-template <int Threads, class T>
-__device__ __forceinline__ T block_sum_everywhere(T v, BlockSumStorage<T, Threads>& storage) {
-  return detail::two_level_sum<Threads, true>(v, storage);
-}
-
 // Sum of p[0, count) in an order fixed by count and Threads alone (thread t adds p[t],
 // p[t + Threads], ..., then block_sum), so the same partials always give the same bits.
 // Loads go through L2 (__ldcg): p was written by other blocks, of this grid or of an earlier

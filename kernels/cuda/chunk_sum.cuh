@@ -1,6 +1,6 @@
 #pragma once
 // Agent layer: one block's sum of its chunk of the body, plus the scalar edges, in thread 0.
-// Shared by vec4, vec4_ilp4, onepass, onepass_f64, the typed onepass and ref/read; they differ
+// Shared by vec4, vec4_ilp4, onepass, onepass_accf64, the typed onepass and ref/read; they differ
 // only in the launch shape (tuning.cuh), the element and accumulator types, the grid, and what
 // they do with the block's sum.
 #include <cuda_runtime.h>
@@ -82,7 +82,7 @@ __device__ __forceinline__ Acc thread_share(const SplitOf<T>& x, const EvenShare
 }
 
 // A completion's finish() (what onepass_kernel calls) from its complete(v, slots, out, storage),
-// which takes this thread's share: FinishEarly and experimental FinishStaggered derive from it.
+// which takes this thread's share: a completion derives from it (FinishEarly).
 template <class Finish>
 struct CompletesShare {
   template <class Shape, class Acc, class T, class Word>

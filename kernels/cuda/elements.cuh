@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "common/dtype.hpp"
 #include "kernels/cuda/layout.cuh"
@@ -83,51 +84,38 @@ __device__ __forceinline__ Acc sum_of_eight(uint4 v, ToFloat2 to_float2) {
   return (pair[0] + pair[1]) + (pair[2] + pair[3]);
 }
 
+// Either 16-bit float type H, converted by the overloads below (Pair2: __half2 or __nv_bfloat162).
+__device__ __forceinline__ float to_float(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 v) { return __bfloat162float(v); }
+__device__ __forceinline__ float2 to_float2(__half2 h) { return __half22float2(h); }
+__device__ __forceinline__ float2 to_float2(__nv_bfloat162 h) { return __bfloat1622float2(h); }
+
+template <class H, class Pair2>
+struct Element16 {
+  __device__ __forceinline__ static uint4 zero() { return make_uint4(0u, 0u, 0u, 0u); }  // +0.0 x 8
+  template <class Acc>
+  __device__ __forceinline__ static Acc widen(H v) {
+    return Acc(to_float(v));
+  }
+  template <class Acc>
+  __device__ __forceinline__ static Acc vector_sum(uint4 v) {
+    return detail::sum_of_eight<Acc, Pair2>(v, [](Pair2 h) { return to_float2(h); });
+  }
+};
+
 }  // namespace detail
 
 template <>
-struct Element<__half> {
-  __device__ __forceinline__ static uint4 zero() { return make_uint4(0u, 0u, 0u, 0u); }  // +0.0 x 8
-  template <class Acc>
-  __device__ __forceinline__ static Acc widen(__half v) {
-    return Acc(__half2float(v));
-  }
-  template <class Acc>
-  __device__ __forceinline__ static Acc vector_sum(uint4 v) {
-    return detail::sum_of_eight<Acc, __half2>(v, [](__half2 h) { return __half22float2(h); });
-  }
-};
-
+struct Element<__half> : detail::Element16<__half, __half2> {};
 template <>
-struct Element<__nv_bfloat16> {
-  __device__ __forceinline__ static uint4 zero() { return make_uint4(0u, 0u, 0u, 0u); }  // +0.0 x 8
-  template <class Acc>
-  __device__ __forceinline__ static Acc widen(__nv_bfloat16 v) {
-    return Acc(__bfloat162float(v));
-  }
-  template <class Acc>
-  __device__ __forceinline__ static Acc vector_sum(uint4 v) {
-    return detail::sum_of_eight<Acc, __nv_bfloat162>(v, [](__nv_bfloat162 h) { return __bfloat1622float2(h); });
-  }
-};
+struct Element<__nv_bfloat16> : detail::Element16<__nv_bfloat16, __nv_bfloat162> {};
 
 namespace detail {
 
 // The type a kernel reads for a storage type T of the host API (common/dtype.hpp: the same bits).
 template <class T>
-struct DeviceElement {
-  using type = T;
-};
-template <>
-struct DeviceElement<f16> {
-  using type = __half;
-};
-template <>
-struct DeviceElement<bf16> {
-  using type = __nv_bfloat16;
-};
-template <class T>
-using DeviceElementOf = typename DeviceElement<T>::type;
+using DeviceElementOf =
+    std::conditional_t<std::is_same_v<T, f16>, __half, std::conditional_t<std::is_same_v<T, bf16>, __nv_bfloat16, T>>;
 
 template <class T>
 const DeviceElementOf<T>* device_elements(const T* in) {

@@ -1,7 +1,7 @@
 #pragma once
 // FinishFixed: cuda/onepass's completion for floating-point partials on the Mid grid of one tile
 // per block (OnepassTuned): float partials (f32, f16 and bf16 input) on one 64-bit word, double
-// partials (f64 input, and float input summed in double: cuda/onepass_f64) on two. Every block
+// partials (f64 input, and float input summed in double: cuda/onepass_accf64) on two. Every block
 // rounds its partial p to one fixed-point grid, q = round(p / 2^bottom), the same grid in every
 // block (fixed_grid.cuh), and adds q with a count by integer atomic adds. The block whose add finds
 // the count at grid - 1 is the last to arrive; the word it got back holds the exact sum of every
@@ -145,7 +145,9 @@ struct FinishFixed {
   }
 
   // Warp 0, with its block's partial p in lane 0: doubles on two words, lane 0 the low and lane 1
-  // the high (valid and bottom are the same in every lane; p, and so fits, once broadcast).
+  // the high (valid and bottom are the same in every lane; p, and so fits, once broadcast). The
+  // low part, scaled - high x 2^41, is exact (at most 2^40, a multiple of scaled's ulp): its
+  // rounding is q's.
   __device__ __forceinline__ static void two_words(double p, bool valid, int bottom, detail::Slot<double>* slots,
                                                    double* out) {
     using Fixed = detail::FixedPoint<double>;
@@ -156,7 +158,6 @@ struct FinishFixed {
     const double scaled = valid ? p * Fixed::power_of_two(-bottom) : 0.0;  // exact: a power of two
     const bool fits = valid && fabs(scaled) < 0x1p82;                      // 2^kFieldBits; false for NaN
     const double high = fits ? rint(scaled * 0x1p-41) : 0.0;
-    // scaled - high x 2^41 is exact (at most 2^40, a multiple of scaled's ulp); its rounding is q's.
     const long long part = !fits       ? 0
                            : lane == 1 ? static_cast<long long>(high)
                                        : __double2ll_rn(scaled - high * 0x1p41);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 namespace rb::cuda {
 
@@ -17,20 +18,12 @@ __host__ __device__ constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t
 // floats (uint4; kernels/cuda/elements.cuh converts them).
 template <class T>
 struct Vector16 {
-  static_assert(sizeof(T) == 2, "16-bit floating-point types are loaded as their bits");
-  using type = uint4;
-};
-template <>
-struct Vector16<float> {
-  using type = float4;
-};
-template <>
-struct Vector16<double> {
-  using type = double2;
-};
-template <>
-struct Vector16<std::int32_t> {
-  using type = int4;
+  static_assert(sizeof(T) == 2 || std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                    std::is_same_v<T, std::int32_t>,
+                "float, double, int32, or a 16-bit floating-point type loaded as its bits");
+  using type = std::conditional_t<
+      std::is_same_v<T, float>, float4,
+      std::conditional_t<std::is_same_v<T, double>, double2, std::conditional_t<sizeof(T) == 2, uint4, int4>>>;
 };
 
 template <class T>

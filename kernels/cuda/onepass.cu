@@ -23,7 +23,9 @@ namespace rb::cuda {
 
 const Variant<float> onepass = OnepassBySize<float>::variant();
 
-Variant<float> onepass_with(TuningEntry entry) { return OnepassBySize<float>::variant(entry); }
+template TypedVariant<float> typed_onepass_with<float>(TuningEntry entry);
+
+Variant<float> onepass_with(TuningEntry entry) { return typed_onepass_with<float>(entry); }
 
 TuningEntry onepass_tuning(int device) {
   const int cc = compute_capability(device);

@@ -1,6 +1,6 @@
 #pragma once
-// cuda/onepass and cuda/onepass_f64: one launch for any n, templated on the accumulator (float:
-// onepass.cu, double: onepass_f64.cu), the launch shape (tuning.cuh) and the completion; and on
+// cuda/onepass and cuda/onepass_accf64: one launch for any n, templated on the accumulator (float:
+// onepass.cu, double: onepass_accf64.cu), the launch shape (tuning.cuh) and the completion; and on
 // the element type T, float by default (the others: onepass_in_*.cu, host API typed.hpp).
 //
 // Up to one tile, one lean block sums everything (SingleBlock). Above, a grid: every block sums
@@ -33,12 +33,10 @@
 // chunk only on the input pointer, n and the grid, and the partials are added in an order fixed by
 // the grid, so the same call gives the same bits every time.
 //
-// Other element types (T: double, std::int32_t, rb::f16, rb::bf16; the kernels read rb::f16 as
-// __half and rb::bf16 as __nv_bfloat16): the same shapes, paths and completions, every path ending
-// at the same byte count as for floats (elements_for_floats), so a path sees the same grid and
-// bytes per block whatever T. The float instances keep their own kernel templates
-// (onepass_kernel, single_block_kernel: the same names and code as before T); the others launch
-// typed_onepass_kernel and typed_single_block_kernel, built from the same device functions.
+// Every element type is one instance of the same path (T: float, double, std::int32_t, rb::f16,
+// rb::bf16; the kernels, onepass_kernels.cuh, read rb::f16 as __half and rb::bf16 as
+// __nv_bfloat16): the same shapes, paths and completions, every path ending at the same byte count
+// as for floats (elements_for_floats), so a path sees the same grid and bytes per block whatever T.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -55,6 +53,7 @@
 #include "kernels/cuda/finish_early.cuh"
 #include "kernels/cuda/finish_fixed.cuh"
 #include "kernels/cuda/layout.cuh"
+#include "kernels/cuda/onepass_kernels.cuh"
 #include "kernels/cuda/residency.cuh"
 #include "kernels/cuda/slots.cuh"
 #include "kernels/cuda/sum.hpp"
@@ -63,140 +62,6 @@
 #include "kernels/cuda/typed.hpp"
 
 namespace rb::cuda {
-namespace detail {
-
-// Finish (FinishEarly or FinishBlock): how the blocks' sums of their chunks become one sum in *out.
-template <class Acc, class Shape, class Finish>
-__global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void onepass_kernel(
-    Split x, EvenShare share, Slot<Acc>* slots, Acc* out) {
-  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
-  Finish::template finish<Shape>(x, share, slots, out, storage);
-}
-
-// The same for elements of type T (a device type: DeviceElementOf).
-template <class T, class Acc, class Shape, class Finish>
-__global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void typed_onepass_kernel(
-    SplitOf<T> x, EvenShare share, Slot<Acc>* slots, Acc* out) {
-  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
-  Finish::template finish<Shape>(x, share, slots, out, storage);
-}
-
-// This thread's loads of one tile, body[first + threadIdx.x + k x threads] for k < unroll (rows
-// at or past body_n read as zeros), all issued before any is added, then added pairwise.
-// 32-bit indices: a tile grid stays far below 2^31 vectors.
-template <class T, class Acc, class Shape>
-__device__ __forceinline__ Acc tile_thread_sum(const typename Vector16<T>::type* __restrict__ body, int first,
-                                               int body_n) {
-  using Vec = typename Vector16<T>::type;
-  constexpr int kThreads = Shape::threads, kLoads = Shape::unroll;
-  const int t = first + static_cast<int>(threadIdx.x);
-  Vec v[kLoads];
-#pragma unroll
-  for (int k = 0; k < kLoads; ++k) {
-    v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : Element<T>::zero();
-  }
-  Acc acc[kLoads];
-#pragma unroll
-  for (int k = 0; k < kLoads; ++k) acc[k] = Element<T>::template vector_sum<Acc>(v[k]);
-  return pairwise_sum(acc);
-}
-
-// One block for n <= one tile: the tiny paths' kernel body, lean on purpose.
-// 32-bit indices, three kernel parameters, no loop and no grid logic: every thread issues all of
-// its Shape::unroll loads at once, predicated, then the block tree. One block of onepass_kernel
-// takes about 0.2 µs longer up to 8192 floats (tuning.cuh): fixed cost, not bandwidth.
-template <class T, class Acc, class Shape>
-__device__ __forceinline__ void single_block_sum(const T* x, int n, Acc* out,
-                                                 BlockSumStorage<Acc, Shape::threads>& storage) {
-  using Vec = typename Vector16<T>::type;
-  constexpr int kThreads = Shape::threads, kLoads = Shape::unroll;
-  constexpr int kPerVec = SplitOf<T>::kPerVec, kSize = static_cast<int>(sizeof(T));
-  constexpr int kVecShift = kPerVec == 8 ? 3 : kPerVec == 4 ? 2 : 1;  // log2(kPerVec)
-  static_assert(1 << kVecShift == kPerVec);
-  const int misalign = static_cast<int>(reinterpret_cast<std::uintptr_t>(x) & 15) / kSize;
-  const int head = min(n, (kPerVec - misalign) & (kPerVec - 1));
-  const int body_n = (n - head) >> kVecShift;
-  const auto* body = reinterpret_cast<const Vec*>(x + head);
-  const int t = static_cast<int>(threadIdx.x);
-  Vec v[kLoads];
-#pragma unroll
-  for (int k = 0; k < kLoads; ++k) {
-    v[k] = t + k * kThreads < body_n ? __ldg(body + t + k * kThreads) : Element<T>::zero();
-  }
-  // The scalar edges, at most one element per thread (as Split::edge): threads [0, head) take the
-  // head, threads [head, head + tail) the elements after the body.
-  const int tail = n - head - kPerVec * body_n;
-  const T e = t < head ? x[t] : t - head < tail ? x[head + kPerVec * body_n + (t - head)] : T{};
-  const Acc edge = Element<T>::template widen<Acc>(e);
-  Acc acc[kLoads];
-#pragma unroll
-  for (int k = 0; k < kLoads; ++k) acc[k] = Element<T>::template vector_sum<Acc>(v[k]);
-  const Acc total = block_sum<kThreads>(pairwise_sum(acc) + edge, storage);
-  if (t == 0) *out = total;
-}
-
-// What a completion that samples the input (FinishFixed::sample) loads before the block's own
-// tile; NoSample for the others.
-struct NoSample {};
-template <class Finish, class T>
-__device__ __forceinline__ auto sample_for(const SplitOf<T>& x) {
-  if constexpr (requires { Finish::sample(x); }) {
-    return Finish::sample(x);
-  } else {
-    return NoSample{};
-  }
-}
-
-// A grid of one tile per block (OneTileGrid): block b sums the body's tile b (Shape::unroll rows)
-// as the single block sums its one tile, block 0 the edges too, then Finish (FinishEarly).
-template <class T, class Acc, class Shape, class Finish = FinishEarly>
-__global__ __launch_bounds__(Shape::threads, Shape::blocks_per_sm) void one_tile_kernel(
-    SplitOf<T> x, Slot<Acc>* slots, Acc* out) {
-  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
-  const int first = static_cast<int>(blockIdx.x) * Shape::threads * Shape::unroll;
-  const auto sample = sample_for<Finish>(x);  // a completion's loads of the input (FinishFixed) first
-  // The edges' loads next, so that they are in flight with the tile's rather than after its adds.
-  const T e = blockIdx.x == 0 ? x.edge(static_cast<int>(threadIdx.x)) : T{};
-  const Acc v = tile_thread_sum<T, Acc, Shape>(x.body, first, static_cast<int>(x.body_n)) +
-                Element<T>::template widen<Acc>(e);
-  if constexpr (std::is_same_v<decltype(sample), const NoSample>) {
-    Finish::template complete<Shape>(v, slots, out, storage);
-  } else {
-    Finish::template complete<Shape>(v, slots, out, storage, sample);
-  }
-}
-
-template <class Acc, class Shape>
-__global__ __launch_bounds__(Shape::threads) void single_block_kernel(const float* x, int n, Acc* out) {
-  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
-  single_block_sum<float, Acc, Shape>(x, n, out, storage);
-}
-
-template <class T, class Acc, class Shape>
-__global__ __launch_bounds__(Shape::threads) void typed_single_block_kernel(const T* x, int n, Acc* out) {
-  __shared__ BlockSumStorage<Acc, Shape::threads> storage;
-  single_block_sum<T, Acc, Shape>(x, n, out, storage);
-}
-
-// The kernels for storage type T: the float templates for float, the typed ones otherwise.
-template <class T, class Acc, class Shape, class Finish>
-constexpr auto onepass_kernel_for() {
-  if constexpr (std::is_same_v<T, float>) {
-    return &onepass_kernel<Acc, Shape, Finish>;
-  } else {
-    return &typed_onepass_kernel<DeviceElementOf<T>, Acc, Shape, Finish>;
-  }
-}
-template <class T, class Acc, class Shape>
-constexpr auto single_block_kernel_for() {
-  if constexpr (std::is_same_v<T, float>) {
-    return &single_block_kernel<Acc, Shape>;
-  } else {
-    return &typed_single_block_kernel<DeviceElementOf<T>, Acc, Shape>;
-  }
-}
-
-}  // namespace detail
 
 // A float threshold (the least n of a path) carried over to T by bytes: the least n whose bytes
 // exceed those of the previous path's largest float n, so every path ends at the same byte count
@@ -205,10 +70,6 @@ template <class T>
 constexpr std::int64_t elements_for_floats(std::int64_t float_n) {
   return (float_n - 1) * 4 / static_cast<std::int64_t>(sizeof(T)) + 1;
 }
-
-// What sum.hpp or typed.hpp calls a variant over elements of T summed in Acc.
-template <class T, class Acc>
-using VariantOf = std::conditional_t<std::is_same_v<T, float>, Variant<Acc>, TypedVariant<T, Acc>>;
 
 // The single-block kernel as a variant: n up to one tile (Shape::tile_floats floats), no scratch.
 template <class Acc, class Shape, class T = float>
@@ -221,12 +82,12 @@ struct SingleBlock {
     if (n > kMaxN) throw std::invalid_argument("SingleBlock: n beyond one tile");
     const auto* x = detail::device_elements(in);
     (void)split_aligned(x, n);  // the same checks as every variant: n >= 0, an element-aligned start
-    constexpr auto kKernel = detail::single_block_kernel_for<T, Acc, Shape>();
+    constexpr auto kKernel = &detail::single_block_kernel<detail::DeviceElementOf<T>, Acc, Shape>;
     kKernel<<<1, Shape::threads, 0, stream>>>(x, static_cast<int>(n), out);
     RB_CUDA_CHECK_LAUNCH();
   }
   static Geometry geometry(std::int64_t) { return {1, Shape::threads, kRowOf<Shape, T>, kMaxN}; }
-  static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+  static constexpr TypedVariant<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
 // A grid of Shape blocks completed by Finish, for any n (one block writes its sum directly).
@@ -234,7 +95,7 @@ struct SingleBlock {
 // what it used).
 template <class Acc, class Shape, class Finish, class T = float>
 struct Onepass {
-  static constexpr auto kKernel = detail::onepass_kernel_for<T, Acc, Shape, Finish>();
+  static constexpr auto kKernel = &detail::onepass_kernel<detail::DeviceElementOf<T>, Acc, Shape, Finish>;
   static constexpr std::int64_t kTile = kTileOf<Shape, T>;
   using Word = detail::Slot<Acc>;
 
@@ -260,7 +121,7 @@ struct Onepass {
   }
 
   // A completion with limits takes grids up to its kMaxGrid (FinishCounted, FinishFixed: their
-  // count fields; experimental FinishStaggered: one batch of slots) and n up to its kMaxElements
+  // count fields) and n up to its kMaxElements
   // (FinishCounted: its sum field); a 64-bit header word needs scratch aligned for it.
   static void check_fits(std::int64_t n, int blocks, const void* scratch) {
     if constexpr (kHeader > 0) {
@@ -297,7 +158,7 @@ struct Onepass {
     return g;
   }
 
-  static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+  static constexpr TypedVariant<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
 // Onepass<Acc, Shape, FinishEarly, T>'s grid, each block summing exactly one tile with the single
@@ -326,7 +187,7 @@ struct OneTileGrid : Onepass<Acc, Shape, Finish, T> {
     kKernel<<<blocks, Shape::threads, 0, stream>>>(x, static_cast<typename Loop::Word*>(scratch), out);
     RB_CUDA_CHECK_LAUNCH();
   }
-  static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &Loop::prepare, &sum, &Loop::geometry}; }
+  static constexpr TypedVariant<T, Acc> variant() { return {&scratch_bytes, &Loop::prepare, &sum, &Loop::geometry}; }
 };
 
 // One tuning entry's onepass (tuning.cuh: OnepassSm90Tuning, OnepassGenericTuning), a path per
@@ -350,9 +211,8 @@ struct OnepassTuned {
   using Small = SingleBlock<Acc, typename Tuning::SmallShape, T>;
   // The Mid and Wide grids' completion. Partials travel with their count in atomic words:
   // integers exactly (finish_counted.cuh), floats and doubles on one fixed-point grid where each
-  // block has one tile (finish_fixed.cuh; ahead of FinishEarly by 0.19-0.29 µs in f32 at
-  // 2^15-2^18 and 0.13-0.29 µs in f64 at 2^14-2^17, of FinishStaggered on the Wide grid by up to
-  // 0.4 µs: results/h200/tuning.md#round-28, #round-29, #round-30).
+  // block has one tile (finish_fixed.cuh), the fastest completion of those grids in float and
+  // double (results/h200/tuning.md#round-28, #round-29, #round-30).
   using TileFinish = std::conditional_t<std::is_integral_v<Acc>, FinishCounted,
                                         std::conditional_t<Tuning::one_tile_mid, FinishFixed, FinishEarly>>;
   using Mid = std::conditional_t<Tuning::one_tile_mid, OneTileGrid<Acc, typename Tuning::MidShape, T, TileFinish>,
@@ -410,7 +270,7 @@ struct OnepassTuned {
   static Geometry geometry(std::int64_t n) {
     return dispatch(n, [n](auto k) { return decltype(k)::geometry(n); });
   }
-  static constexpr VariantOf<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+  static constexpr TypedVariant<T, Acc> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 };
 
 // The entry TuningEntry::automatic stands for on the current device (cached per device).
@@ -448,9 +308,9 @@ struct OnepassBySize {
     return with_entry(entry, [n](auto t) { return decltype(t)::geometry(n); });
   }
 
-  // As sum.hpp's Variant (typed.hpp's TypedVariant): automatic, or one entry forced (no per-call
+  // As sum.hpp's TypedVariant: automatic, or one entry forced (no per-call
   // resolution then).
-  static constexpr VariantOf<T, Acc> variant(TuningEntry entry = TuningEntry::automatic) {
+  static constexpr TypedVariant<T, Acc> variant(TuningEntry entry = TuningEntry::automatic) {
     switch (entry) {
       case TuningEntry::sm90: return Sm90::variant();
       case TuningEntry::generic: return Generic::variant();
@@ -463,5 +323,11 @@ struct OnepassBySize {
     }
   }
 };
+
+// typed.hpp's typed_onepass_with: T's onepass in SumType<T> with the entry forced (or automatic).
+template <class T>
+TypedVariant<T> typed_onepass_with(TuningEntry entry) {
+  return OnepassBySize<SumType<T>, T>::variant(entry);
+}
 
 }  // namespace rb::cuda

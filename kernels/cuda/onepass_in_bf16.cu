@@ -11,9 +11,6 @@ namespace rb::cuda {
 
 const TypedVariant<bf16> onepass_in_bf16 = OnepassBySize<float, bf16>::variant();
 
-template <>
-TypedVariant<bf16> typed_onepass_with<bf16>(TuningEntry entry) {
-  return OnepassBySize<float, bf16>::variant(entry);
-}
+template TypedVariant<bf16> typed_onepass_with<bf16>(TuningEntry entry);
 
 }  // namespace rb::cuda

@@ -12,9 +12,6 @@ namespace rb::cuda {
 
 const TypedVariant<f16> onepass_in_f16 = OnepassBySize<float, f16>::variant();
 
-template <>
-TypedVariant<f16> typed_onepass_with<f16>(TuningEntry entry) {
-  return OnepassBySize<float, f16>::variant(entry);
-}
+template TypedVariant<f16> typed_onepass_with<f16>(TuningEntry entry);
 
 }  // namespace rb::cuda

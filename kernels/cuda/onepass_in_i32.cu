@@ -13,9 +13,6 @@ namespace rb::cuda {
 
 const TypedVariant<std::int32_t> onepass_in_i32 = OnepassBySize<long long, std::int32_t>::variant();
 
-template <>
-TypedVariant<std::int32_t> typed_onepass_with<std::int32_t>(TuningEntry entry) {
-  return OnepassBySize<long long, std::int32_t>::variant(entry);
-}
+template TypedVariant<std::int32_t> typed_onepass_with<std::int32_t>(TuningEntry entry);
 
 }  // namespace rb::cuda

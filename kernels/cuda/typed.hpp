@@ -1,7 +1,8 @@
 #pragma once
 // cuda/onepass for element types other than float, as the host sees them (no device code: include
-// it from .cpp files). The same kernel and the same calls as sum.hpp's Variant (scratch_bytes,
-// prepare, sum, geometry; see there), reading T and accumulating in SumType<T>:
+// it from .cpp files). The same kernel and the same calls as sum.hpp's onepass, whose
+// TypedVariant<float> they are other instances of (scratch_bytes, prepare, sum, geometry; see
+// there), reading T and accumulating in SumType<T> (sum.hpp):
 //   f16, bf16        float     each element converted exactly, then float additions
 //   double           double
 //   std::int32_t     long long exact while |sum| < 2^63: always for n <= 2^32
@@ -20,61 +21,25 @@
 
 namespace rb::cuda {
 
-template <class T>
-struct SumOf;
-template <>
-struct SumOf<float> {
-  using type = float;
-};
-template <>
-struct SumOf<f16> {
-  using type = float;
-};
-template <>
-struct SumOf<bf16> {
-  using type = float;
-};
-template <>
-struct SumOf<double> {
-  using type = double;
-};
-template <>
-struct SumOf<std::int32_t> {
-  using type = long long;
-};
-template <class T>
-using SumType = typename SumOf<T>::type;
-
-// Geometry's row and tile count elements of T: a row is threads x 16 / sizeof(T) elements.
-template <class T, class Out = SumType<T>>
-struct TypedVariant {
-  std::size_t (*scratch_bytes)(std::int64_t n);
-  void (*prepare)(void* scratch, std::size_t bytes, cudaStream_t stream);
-  void (*sum)(const T* in, std::int64_t n, void* scratch, Out* out, cudaStream_t stream);
-  Geometry (*geometry)(std::int64_t n);
-};
-
 // The tuning entry of the current device, resolved per call as onepass does (onepass_in_*.cu).
 extern const TypedVariant<f16> onepass_in_f16;
 extern const TypedVariant<bf16> onepass_in_bf16;
 extern const TypedVariant<double> onepass_in_f64;
 extern const TypedVariant<std::int32_t> onepass_in_i32;
 
-// The same with a tuning entry forced (tests, diagnostics), as onepass_with.
+// Any of them, float's too, with a tuning entry forced (tests, diagnostics), as onepass_with:
+// defined in onepass.cuh, instantiated once per type in its onepass file.
 template <class T>
 TypedVariant<T> typed_onepass_with(TuningEntry entry);
-template <>
-TypedVariant<f16> typed_onepass_with<f16>(TuningEntry entry);
-template <>
-TypedVariant<bf16> typed_onepass_with<bf16>(TuningEntry entry);
-template <>
-TypedVariant<double> typed_onepass_with<double>(TuningEntry entry);
-template <>
-TypedVariant<std::int32_t> typed_onepass_with<std::int32_t>(TuningEntry entry);
+extern template TypedVariant<float> typed_onepass_with<float>(TuningEntry entry);
+extern template TypedVariant<f16> typed_onepass_with<f16>(TuningEntry entry);
+extern template TypedVariant<bf16> typed_onepass_with<bf16>(TuningEntry entry);
+extern template TypedVariant<double> typed_onepass_with<double>(TuningEntry entry);
+extern template TypedVariant<std::int32_t> typed_onepass_with<std::int32_t>(TuningEntry entry);
 
 namespace ref {
 
-// ref/read for each element type (ref_read_typed.cu): the typed onepass's read phase alone, its
+// ref/read for each element type (ref_read.cu): the typed onepass's read phase alone, its
 // Large shape and grid rule, as ref.hpp's read for floats. Every block reads its chunk, converts
 // and adds it in SumType<T>, and writes partials[block]; the caller adds the partials after
 // timing (so the read is checked). read_blocks(dtype, n) says how many (an untimed first call

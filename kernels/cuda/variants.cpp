@@ -10,7 +10,7 @@ constexpr NamedVariant kVariants[] = {
     {"vec4_ilp4", &vec4_ilp4, nullptr, "four independent float4 loads in flight per thread"},
     {"auto", &vec4_auto, nullptr, "vec4 or vec4_ilp4, by n"},
     {"onepass", &onepass, nullptr, "one launch: the last block adds the partials; shape and completion by n"},
-    {"onepass_f64", nullptr, &onepass_f64, "onepass accumulated in double"},
+    {"onepass_accf64", nullptr, &onepass_accf64, "onepass accumulated in double"},
 };
 
 }  // namespace

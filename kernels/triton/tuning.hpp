@@ -1,6 +1,6 @@
 #pragma once
 // Launch shapes of the Triton kernels, chosen from the tune/triton_* sweep on the H200
-// (reduce_bench built with -DRB_TUNING_BACKENDS=ON).
+// (reduce_bench built with -DRB_TUNING_BACKENDS=ON: bench/backends/triton_tuning.cpp).
 namespace rb::triton {
 
 struct TwoPassShape {

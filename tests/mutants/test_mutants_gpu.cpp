@@ -65,7 +65,7 @@ class OnepassMutant final : public GpuBackend {
   }
   Structure structure() const override {
     if (kBug == Bug::f64_in_float)
-      return kernel_structure(rb::cuda::onepass_f64.geometry(p_.n), p_.n, Accumulator::f64, false);
+      return kernel_structure(rb::cuda::onepass_accf64.geometry(p_.n), p_.n, Accumulator::f64, false);
     return inner_->structure();
   }
 
@@ -193,7 +193,7 @@ TEST(Mutants, GpuBugsAreCaught) {
   std::string why_not;
   const auto entries = bind_backends(session, {
       cuda_kernel("control/onepass", rb::cuda::onepass),
-      cuda_kernel("control/onepass_f64", rb::cuda::onepass_f64),
+      cuda_kernel("control/onepass_f64", rb::cuda::onepass_accf64),
       gpu_backend<OnepassMutant<Bug::skip_last>>("mutant/onepass_skip_last"),
       gpu_backend<OnepassMutant<Bug::count_twice>>("mutant/onepass_count_twice"),
       gpu_backend<OnepassMutant<Bug::f64_in_float>>("mutant/onepass_f64_in_float"),

@@ -24,6 +24,13 @@
 
 namespace rb::cuda::experimental {
 
+// The same sum in every thread: every warp runs block_sum's second level, for a finisher whose
+// warps all need it.
+template <int Threads, class T>
+__device__ __forceinline__ T block_sum_everywhere(T v, BlockSumStorage<T, Threads>& storage) {
+  return rb::cuda::detail::two_level_sum<Threads, true>(v, storage);
+}
+
 template <int StaggerCycles>
 struct FinishStaggered : CompletesShare<FinishStaggered<StaggerCycles>> {
   static constexpr int kBatch = 8;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <span>
 #include <stdexcept>
+#include <string>
 
 #include "kernels/cuda/experimental/completions.cuh"
 #include "kernels/cuda/experimental/finish_staggered.cuh"
@@ -33,21 +34,10 @@ const char* name(Completion c) {
 // included, must leave zeroed.
 template <class Acc, class Shape, Completion C>
 void expect_completion_sums_and_cleans_up() {
-  const auto v = OnepassCompletion<Acc, Shape, C>::variant();
-  const std::int64_t big = 5'000'011;
-  const auto x = rb::test::random_signed(big, 11);
-  const auto d = rb::test::upload(x);
-  const std::size_t bytes = v.scratch_bytes(big);
-  DeviceArray<unsigned char> scratch(bytes);
-  DeviceArray<Acc> out(1);
-  v.prepare(scratch.get(), bytes, nullptr);
-  const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
-  for (const std::int64_t n : {big, std::int64_t{40'009}, std::int64_t{0}, big - 1}) {
-    SCOPED_TRACE(testing::Message() << name(C) << ", t" << Shape::threads << "_u" << Shape::unroll << "_b"
-                                    << Shape::blocks_per_sm << ", n " << n << ", grid " << v.geometry(n).grid);
-    RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n), acc);
-    EXPECT_EQ(rb::test::nonzero_bytes(scratch.get(), bytes), 0) << "ticket or slots not put back to zero";
-  }
+  constexpr std::int64_t kBig = rb::test::kCleanupMaxN;
+  rb::test::expect_sums_and_cleans_up(OnepassCompletion<Acc, Shape, C>::variant(), {kBig, 40'009, 0, kBig - 1},
+                                      std::string(name(C)) + ", t" + std::to_string(Shape::threads) + "_u" +
+                                          std::to_string(Shape::unroll) + "_b" + std::to_string(Shape::blocks_per_sm));
 }
 
 TEST(Experimental, EveryCompletionSumsCorrectlyAndCleansUp) {

@@ -155,24 +155,10 @@ TEST(FinishFixed, PartialsBeyondTheGridTakeTheSlotPath) {
 TEST(FinishFixed, NoGridOrNanStillCorrect) {
   RB_REQUIRE_GPU();
   Calls c(29 * kTile + 3);
-  const auto clean = small_integers(c.n, 23);
-  auto tiny = clean;
-  for (float& v : tiny) v = std::ldexp(v, -120);
   const auto sampled = sampled_elements(c.n);
-  auto inf = clean;
-  inf[static_cast<std::size_t>(sampled[4 * 9])] = std::numeric_limits<float>::infinity();
-  auto nan = clean;
-  const std::int64_t unsampled = 11 * kTile + 77;
-  ASSERT_EQ(std::find(sampled.begin(), sampled.end(), unsampled), sampled.end());
-  nan[static_cast<std::size_t>(unsampled)] = std::numeric_limits<float>::quiet_NaN();
-  EXPECT_EQ(c.sum(tiny), std::ldexp(exact_sum(clean), -120));
-  EXPECT_TRUE(c.zeroed());
-  EXPECT_EQ(c.sum(inf), std::numeric_limits<float>::infinity());
-  EXPECT_TRUE(c.zeroed());
-  EXPECT_EQ(c.sum(clean), exact_sum(clean));
-  EXPECT_TRUE(std::isnan(c.sum(nan)));
-  EXPECT_TRUE(c.zeroed());
-  EXPECT_EQ(c.sum(clean), exact_sum(clean));
+  rb::test::expect_no_grid_or_nan_correct<float>(
+      small_integers(c.n, 23), -120, sampled[4 * 9], 11 * kTile + 77,
+      [&c](const std::vector<float>& x) { return c.sum(x); }, [&c] { return c.zeroed(); });
 }
 
 // cuda/onepass's Wide grid (tiles of 256 x 8, one per block, 1.5 to 4 MiB) is completed by

@@ -1,5 +1,5 @@
 // FinishFixed (kernels/cuda/finish_fixed.cuh) with double partials, the Mid and Wide grids'
-// completion of cuda/onepass@f64 and cuda/onepass_f64: q split over a low and a high word. Small integers summed
+// completion of cuda/onepass@f64 and cuda/onepass_accf64: q split over a low and a high word. Small integers summed
 // exactly on both kernels, with double and with float input; random full-precision doubles within
 // a double bound and bit for bit the same over runs; the two words' last blocks meeting (forced
 // by planted counts); the slot path (partials beyond the grid, NaN, no grid); the scratch left
@@ -37,7 +37,7 @@ static_assert(
     std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning, double>::TileFinish, FinishFixed>,
     "cuda/onepass@f64's Mid grid is the one tested here");
 static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning>::TileFinish, FinishFixed>,
-              "and cuda/onepass_f64's");
+              "and cuda/onepass_accf64's");
 
 constexpr std::int64_t kTile = Grid<double>::kTile;  // 2048 doubles
 constexpr int kLow = 0, kHigh = 1, kMeet = 2;
@@ -118,7 +118,7 @@ void expect_integers_exact(std::uint64_t seed) {
 TEST(FinishFixedDouble, SmallIntegersExactOnEveryGridAndBothKernels) {
   RB_REQUIRE_GPU();
   expect_integers_exact<double>(31);
-  expect_integers_exact<float>(32);  // cuda/onepass_f64: float input, double partials
+  expect_integers_exact<float>(32);  // cuda/onepass_accf64: float input, double partials
 }
 
 TEST(FinishFixedDouble, FullPrecisionWithinADoubleBoundAndTheSameBitsEveryRun) {
@@ -145,7 +145,7 @@ TEST(FinishFixedDouble, FullPrecisionWithinADoubleBoundAndTheSameBitsEveryRun) {
   }
 }
 
-// cuda/onepass@f64's and cuda/onepass_f64's Wide grid (tiles of 256 x 8, one per block, 1.5 to
+// cuda/onepass@f64's and cuda/onepass_accf64's Wide grid (tiles of 256 x 8, one per block, 1.5 to
 // 4 MiB) is completed by FinishFixed too: small integers exactly, full-precision doubles within the
 // bound above and the same bits every run, at grids from 2 to 128 blocks, the scratch left zeroed.
 template <class T>
@@ -153,7 +153,7 @@ using Wide = rb::cuda::OneTileGrid<double, rb::cuda::OnepassWideShape, T, Finish
 static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning, double>::Wide, Wide<double>>,
               "cuda/onepass@f64's Wide grid is the one tested here");
 static_assert(std::is_same_v<rb::cuda::OnepassTuned<double, rb::cuda::OnepassSm90Tuning>::Wide, Wide<float>>,
-              "and cuda/onepass_f64's");
+              "and cuda/onepass_accf64's");
 
 template <class T>
 void expect_wide_grid_sums(std::uint64_t seed) {
@@ -252,25 +252,10 @@ TEST(FinishFixedDouble, PartialsBeyondTheGridTakeTheSlotPath) {
 TEST(FinishFixedDouble, NoGridOrNanStillCorrect) {
   RB_REQUIRE_GPU();
   Calls c(29 * kTile + 3);
-  const auto clean = rb::test::small_integers<double>(c.n, 35);
-  const double exact = exact_sum(std::span<const double>(clean));
-  auto tiny = clean;
-  for (double& v : tiny) v = std::ldexp(v, -1000);
   const auto sampled = sampled_elements(c.n);
-  auto inf = clean;
-  inf[static_cast<std::size_t>(sampled[2 * 9])] = std::numeric_limits<double>::infinity();
-  auto nan = clean;
-  const std::int64_t unsampled = 11 * kTile + 77;
-  ASSERT_EQ(std::find(sampled.begin(), sampled.end(), unsampled), sampled.end());
-  nan[static_cast<std::size_t>(unsampled)] = std::numeric_limits<double>::quiet_NaN();
-  EXPECT_EQ(c.sum(tiny), std::ldexp(exact, -1000));
-  EXPECT_TRUE(c.s.zeroed());
-  EXPECT_EQ(c.sum(inf), std::numeric_limits<double>::infinity());
-  EXPECT_TRUE(c.s.zeroed());
-  EXPECT_EQ(c.sum(clean), exact);
-  EXPECT_TRUE(std::isnan(c.sum(nan)));
-  EXPECT_TRUE(c.s.zeroed());
-  EXPECT_EQ(c.sum(clean), exact);
+  rb::test::expect_no_grid_or_nan_correct<double>(
+      rb::test::small_integers<double>(c.n, 35), -1000, sampled[2 * 9], 11 * kTile + 77,
+      [&c](const std::vector<double>& x) { return c.sum(x); }, [&c] { return c.s.zeroed(); });
 }
 
 // The grid's roundings in double additions: 2^(11 + 2 - 82 + 53) = 2^-16 per block of 2048

@@ -30,11 +30,7 @@
 namespace {
 
 using rb::cuda::MmaGeometry;
-using rb::test::DeviceArray;
-using rb::test::upload;
-using rb::test::nonzero_bytes;
-using rb::test::reference_of;
-using rb::test::stored;
+using namespace rb::test;
 using Reference = rb::test::TypedReference;
 
 template <class T>
@@ -137,19 +133,7 @@ void expect_sums(const T* d, std::span<const T> x, unsigned char* scratch, std::
   EXPECT_EQ(std::memcmp(&got[0], &got[1], sizeof(float)), 0) << "two calls differ: " << got[0] << " vs " << got[1];
   EXPECT_EQ(nonzero_bytes(scratch, scratch_bytes), 0) << "slots not put back to zero";
   const Reference ref = reference_of(x);
-  const double want = ref.expected(), have = got[0];
-  if (!std::isfinite(want)) {
-    if (std::isnan(want))
-      EXPECT_TRUE(std::isnan(have)) << "expected NaN, got " << have;
-    else
-      EXPECT_EQ(have, want);
-  } else if (data == Data::integers) {
-    EXPECT_EQ(have, want);
-  } else {
-    const double tol = bound<T>(n, ref);
-    EXPECT_LE(std::fabs(have - want), tol) << "got " << have << ", want " << want << " (sum|x| " << ref.sum_abs
-                                           << ", grid " << Kernel<T>::geometry(n).launch.grid << ")";
-  }
+  rb::test::expect_matches(got[0], ref, data == Data::integers, bound<T>(n, ref), Kernel<T>::geometry(n).launch.grid);
 }
 
 // ---- sizes ----------------------------------------------------------------------------------
@@ -188,17 +172,25 @@ std::vector<std::int64_t> edge_sizes() {
   return sizes;
 }
 
+// One scratch buffer for every n of sizes (its size in bytes), prepared once as the adapter does.
+template <class T>
+DeviceArray<unsigned char> prepared_scratch(const std::vector<std::int64_t>& sizes, std::size_t& bytes) {
+  bytes = 1;
+  for (const std::int64_t n : sizes) bytes = std::max(bytes, Kernel<T>::scratch_bytes(n));
+  DeviceArray<unsigned char> scratch(bytes);
+  Kernel<T>::prepare(scratch.get(), bytes, nullptr);
+  return scratch;
+}
+
 // Every size at every misalignment of the start, on one scratch buffer.
 template <class T>
 void expect_every_size_and_offset(const std::vector<std::int64_t>& sizes, Data data, std::uint64_t seed) {
   const std::int64_t len = sizes.back() + kPerVec;
   const auto x = make_data<T>(len, seed, data);
   const auto d = upload<T>(x);
-  std::size_t bytes = 1;
-  for (const std::int64_t n : sizes) bytes = std::max(bytes, Kernel<T>::scratch_bytes(n));
-  DeviceArray<unsigned char> scratch(bytes);
+  std::size_t bytes = 0;
+  const DeviceArray<unsigned char> scratch = prepared_scratch<T>(sizes, bytes);
   DeviceArray<float> out(1);
-  Kernel<T>::prepare(scratch.get(), bytes, nullptr);
   for (const std::int64_t n : sizes) {
     for (int offset = 0; offset < kPerVec; ++offset) {
       SCOPED_TRACE(testing::Message() << "data " << static_cast<int>(data) << ", n " << n << ", offset " << offset
@@ -213,15 +205,8 @@ void expect_every_size_and_offset(const std::vector<std::int64_t>& sizes, Data d
 template <class T>
 class MmaSum : public ::testing::Test {};
 
-struct TypeNames {
-  template <class T>
-  static std::string GetName(int) {
-    return std::is_same_v<T, rb::f16> ? "f16" : "bf16";
-  }
-};
-
 using Types = ::testing::Types<rb::f16, rb::bf16>;
-TYPED_TEST_SUITE(MmaSum, Types, TypeNames);
+TYPED_TEST_SUITE(MmaSum, Types, rb::test::DtypeNames);
 
 // Small enough for `scripts/gpu sanitize`.
 TYPED_TEST(MmaSum, SmallSizesAtEveryOffset) {
@@ -263,11 +248,9 @@ TYPED_TEST(MmaSum, RepeatedCallsGiveTheSameBits) {
   const std::vector<std::int64_t> sizes = {5, 100'003, 3'000'001, 20'000'011};
   const auto x = make_data<T>(sizes.back() + 3, 34, Data::random);
   const auto d = upload<T>(x);
-  std::size_t bytes = 1;
-  for (const std::int64_t n : sizes) bytes = std::max(bytes, Kernel<T>::scratch_bytes(n));
-  DeviceArray<unsigned char> scratch(bytes);
+  std::size_t bytes = 0;
+  const DeviceArray<unsigned char> scratch = prepared_scratch<T>(sizes, bytes);
   DeviceArray<float> out(1);
-  Kernel<T>::prepare(scratch.get(), bytes, nullptr);
   std::vector<float> first;
   for (int round = 0; round < 5; ++round) {
     for (std::size_t i = 0; i < sizes.size(); ++i) {
@@ -293,19 +276,11 @@ TYPED_TEST(MmaSum, NanAndInfinitiesPropagate) {
   const T nan = stored<T>(std::numeric_limits<float>::quiet_NaN());
   for (const std::int64_t n : {std::int64_t{100}, std::int64_t{3'000'001}}) {
     const auto clean = make_data<T>(n + 1, 35, Data::random);
-    const std::size_t bytes = Kernel<T>::scratch_bytes(n);
-    DeviceArray<unsigned char> scratch(bytes);
+    std::size_t bytes = 0;
+    const DeviceArray<unsigned char> scratch = prepared_scratch<T>({n}, bytes);
     DeviceArray<float> out(1);
-    Kernel<T>::prepare(scratch.get(), bytes, nullptr);
-    // Positions after the offset of 1: the head, block 0's body, the middle, the last block, the tail.
-    for (const std::int64_t at : {std::int64_t{0}, std::int64_t{9}, n / 2, n - 40, n - 1}) {
-      struct Case {
-        const char* what;
-        T first, second;  // at `at`, and at n - 1 - at
-      };
-      for (const Case& c : {Case{"+inf", stored<T>(kInf), clean[1]}, Case{"-inf", stored<T>(-kInf), clean[1]},
-                            Case{"+inf and -inf", stored<T>(kInf), stored<T>(-kInf)}, Case{"NaN", nan, clean[1]},
-                            Case{"all-ones NaN", T{0xFFFF}, clean[1]}}) {
+    for (const std::int64_t at : rb::test::special_positions(n)) {
+      for (const auto& c : rb::test::special_cases<T>(stored<T>(kInf), stored<T>(-kInf), nan, T{0xFFFF}, clean[1])) {
         SCOPED_TRACE(testing::Message() << "n " << n << ", " << c.what << " at " << at);
         auto x = clean;
         x[static_cast<std::size_t>(1 + at)] = c.first;

@@ -126,9 +126,9 @@ TEST(Onepass, EveryPathAtItsEdges) {
   using rb::cuda::OnepassSm90Tuning;
   using rb::cuda::TuningEntry;
   expect_every_path_sums_correctly<float, OnepassSm90Tuning>(rb::cuda::onepass_with(TuningEntry::sm90));
-  expect_every_path_sums_correctly<double, OnepassSm90Tuning>(rb::cuda::onepass_f64_with(TuningEntry::sm90));
+  expect_every_path_sums_correctly<double, OnepassSm90Tuning>(rb::cuda::onepass_accf64_with(TuningEntry::sm90));
   expect_every_path_sums_correctly<float, OnepassGenericTuning>(rb::cuda::onepass_with(TuningEntry::generic));
-  expect_every_path_sums_correctly<double, OnepassGenericTuning>(rb::cuda::onepass_f64_with(TuningEntry::generic));
+  expect_every_path_sums_correctly<double, OnepassGenericTuning>(rb::cuda::onepass_accf64_with(TuningEntry::generic));
 }
 
 // Another shape, with either shipped completion: grids far beyond one batch of slots too.
@@ -230,20 +230,9 @@ TEST(Onepass, OneTileGrid) {
 // scratch buffer that every launch must leave zeroed.
 template <class Acc, class Finish>
 void expect_completion_sums_and_cleans_up() {
-  const auto v = rb::cuda::Onepass<Acc, rb::cuda::OnepassMidShape, Finish>::variant();
-  const std::int64_t big = 5'000'011;
-  const auto x = rb::test::random_signed(big, 11);
-  const auto d = rb::test::upload(x);
-  const std::size_t bytes = v.scratch_bytes(big);
-  DeviceArray<unsigned char> scratch(bytes);
-  DeviceArray<Acc> out(1);
-  v.prepare(scratch.get(), bytes, nullptr);
-  const rb::test::Acc acc = sizeof(Acc) == 8 ? rb::test::Acc::f64 : rb::test::Acc::f32_tree;
-  for (const std::int64_t n : {big, std::int64_t{40'009}, big - 1}) {
-    SCOPED_TRACE(testing::Message() << "n " << n << ", grid " << v.geometry(n).grid);
-    RB_EXPECT_SUM(rb::test::sum_into(v, d.get(), n, scratch.get(), out.get()), std::span(x).first(n), acc);
-    EXPECT_EQ(nonzero_bytes(scratch.get(), bytes), 0) << "slots not put back to zero";
-  }
+  constexpr std::int64_t kBig = rb::test::kCleanupMaxN;
+  rb::test::expect_sums_and_cleans_up(rb::cuda::Onepass<Acc, rb::cuda::OnepassMidShape, Finish>::variant(),
+                                      {kBig, 40'009, kBig - 1}, "Mid");
 }
 
 TEST(Onepass, ShippedCompletionsSumCorrectlyAndCleanUp) {

@@ -65,7 +65,7 @@ void expect_sums_and_reproduces(const rb::cuda::Variant<Out>& v, rb::test::Acc a
 TEST(OnepassTuning, GenericEntryForcedOnThisDeviceSumsOddSizesReproducibly) {
   RB_REQUIRE_GPU();
   expect_sums_and_reproduces(rb::cuda::onepass_with(TuningEntry::generic), rb::test::Acc::f32_tree);
-  expect_sums_and_reproduces(rb::cuda::onepass_f64_with(TuningEntry::generic), rb::test::Acc::f64);
+  expect_sums_and_reproduces(rb::cuda::onepass_accf64_with(TuningEntry::generic), rb::test::Acc::f64);
 }
 
 // The forced variants launch what their table says: the generic one never the 512-thread blocks.
@@ -110,7 +110,7 @@ TEST(OnepassTuning, AutomaticIsTheSm90EntryOnSm90) {
   EXPECT_EQ(rb::cuda::onepass_tuning(device), TuningEntry::sm90);
   EXPECT_STREQ(rb::cuda::onepass_tuning_name(device), "sm_90 (H200-measured)");
   const auto sm90 = rb::cuda::onepass_with(TuningEntry::sm90);
-  const auto sm90_f64 = rb::cuda::onepass_f64_with(TuningEntry::sm90);
+  const auto sm90_f64 = rb::cuda::onepass_accf64_with(TuningEntry::sm90);
   const auto generic = rb::cuda::onepass_with(TuningEntry::generic);
   const std::int64_t max_n = std::int64_t{1} << 24;
   const auto x = rb::test::random_signed(max_n, 22);
@@ -124,7 +124,7 @@ TEST(OnepassTuning, AutomaticIsTheSm90EntryOnSm90) {
     EXPECT_EQ(a.threads, b.threads);
     EXPECT_EQ(a.tile, b.tile);
     EXPECT_EQ(rb::cuda::onepass.scratch_bytes(n), sm90.scratch_bytes(n));
-    EXPECT_EQ(rb::cuda::onepass_f64.geometry(n).grid, sm90_f64.geometry(n).grid);
+    EXPECT_EQ(rb::cuda::onepass_accf64.geometry(n).grid, sm90_f64.geometry(n).grid);
     some_grid_differs |= a.threads != g.threads || a.tile != g.tile || a.grid != g.grid;
     const float got = rb::test::sum_once(rb::cuda::onepass, d.get(), n);
     const float want = rb::test::sum_once(sm90, d.get(), n);

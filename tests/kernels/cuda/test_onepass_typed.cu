@@ -32,16 +32,10 @@
 
 namespace {
 
-using rb::cuda::Geometry;
 using rb::cuda::SumType;
 using rb::cuda::TuningEntry;
 using rb::cuda::TypedVariant;
-using rb::test::DeviceArray;
-using rb::test::upload;
-using rb::test::nonzero_bytes;
-using rb::test::reference_of;
-using rb::test::random_elements;
-using rb::test::small_integers;
+using namespace rb::test;
 using Reference = rb::test::TypedReference;
 
 template <class T>
@@ -72,7 +66,7 @@ int log2_of(std::int64_t v) { return std::countr_zero(static_cast<std::uint64_t>
 // Stability of Numerical Algorithms, 2nd ed., 4.2), plus the reference's own error (4 x 2^-53 of
 // sum|x|). The single-block paths have a subset of these levels, so the same d bounds them.
 template <class T>
-double bound(std::int64_t n, const Geometry& g, double sum_abs) {
+double bound(std::int64_t n, const rb::cuda::Geometry& g, double sum_abs) {
   const std::int64_t unroll = g.tile / g.row, warps = g.threads / 32;
   const std::int64_t d = log2_of(kPerVec<T>) + (n + g.tile * g.grid - 1) / (g.tile * g.grid) + 2 + log2_of(unroll) + 1 +
                          2 * (5 + log2_of(warps)) + (g.grid - 1 + 31) / 32 + 1 + g.window_roundings;
@@ -111,19 +105,8 @@ void expect_sums(const TypedVariant<T>& v, const T* d, std::span<const T> x, uns
   if constexpr (std::is_same_v<T, std::int32_t>) {
     EXPECT_EQ(got[0], ref.exact);
   } else {
-    const double want = ref.expected(), have = got[0];
-    if (!std::isfinite(want)) {
-      if (std::isnan(want))
-        EXPECT_TRUE(std::isnan(have)) << "expected NaN, got " << have;
-      else
-        EXPECT_EQ(have, want);
-    } else if (data == Data::integers) {
-      EXPECT_EQ(have, want);
-    } else {
-      const double tol = bound<T>(n, v.geometry(n), ref.sum_abs);
-      EXPECT_LE(std::fabs(have - want), tol) << "got " << have << ", want " << want << " (sum|x| " << ref.sum_abs
-                                             << ", grid " << v.geometry(n).grid << ")";
-    }
+    rb::test::expect_matches(static_cast<double>(got[0]), ref, data == Data::integers,
+                             bound<T>(n, v.geometry(n), ref.sum_abs), v.geometry(n).grid);
   }
 }
 
@@ -172,22 +155,8 @@ void expect_every_size_and_offset(TuningEntry entry, std::span<const T> x, const
 template <class T>
 class OnepassTyped : public ::testing::Test {};
 
-struct TypeNames {
-  template <class T>
-  static std::string GetName(int) {
-    if constexpr (std::is_same_v<T, rb::f16>)
-      return "f16";
-    else if constexpr (std::is_same_v<T, rb::bf16>)
-      return "bf16";
-    else if constexpr (std::is_same_v<T, double>)
-      return "f64";
-    else
-      return "i32";
-  }
-};
-
 using AllTypes = ::testing::Types<rb::f16, rb::bf16, double, std::int32_t>;
-TYPED_TEST_SUITE(OnepassTyped, AllTypes, TypeNames);
+TYPED_TEST_SUITE(OnepassTyped, AllTypes, rb::test::DtypeNames);
 
 // Every sm_90 path ends at the same byte count whatever T (the float thresholds carried by bytes):
 // Mid below 1.5 MiB, Wide up to exactly 4 MiB (128 Wide tiles: FinishFixed's and FinishCounted's
@@ -264,7 +233,7 @@ TYPED_TEST(OnepassTyped, ShippedVariantIsTheDevicesEntry) {
   }
 }
 
-// The typed ref/read (ref_read_typed.cu) reads every element once: its partials add up to the sum.
+// The typed ref/read (ref_read.cu) reads every element once: its partials add up to the sum.
 TYPED_TEST(OnepassTyped, RefReadPartialsAddUpToTheSum) {
   RB_REQUIRE_GPU();
   using T = TypeParam;
@@ -286,7 +255,7 @@ TYPED_TEST(OnepassTyped, RefReadPartialsAddUpToTheSum) {
       double total = 0;
       for (const auto p : host) total += p;
       // The grid's partials, added on the host in double: within the kernel's bound.
-      const Geometry g{blocks, rb::cuda::ReadShape::threads, rb::cuda::ReadShape::threads * kPerVec<T>,
+      const rb::cuda::Geometry g{blocks, rb::cuda::ReadShape::threads, rb::cuda::ReadShape::threads * kPerVec<T>,
                        rb::cuda::kTileOf<rb::cuda::ReadShape, T>};
       EXPECT_LE(std::fabs(total - ref.sum), bound<T>(n, g, ref.sum_abs)) << total << " vs " << ref.sum;
     }
@@ -318,7 +287,7 @@ T all_ones_nan() {
 template <class T>
 class OnepassTypedFloat : public ::testing::Test {};
 using FloatTypes = ::testing::Types<rb::f16, rb::bf16, double>;
-TYPED_TEST_SUITE(OnepassTypedFloat, FloatTypes, TypeNames);
+TYPED_TEST_SUITE(OnepassTypedFloat, FloatTypes, rb::test::DtypeNames);
 
 TYPED_TEST(OnepassTypedFloat, NanAndInfinitiesPropagate) {
   RB_REQUIRE_GPU();
@@ -332,15 +301,9 @@ TYPED_TEST(OnepassTypedFloat, NanAndInfinitiesPropagate) {
     DeviceArray<unsigned char> scratch(bytes);
     DeviceArray<SumType<T>> out(1);
     v.prepare(scratch.get(), bytes, nullptr);
-    // Positions after the offset of 1: the head, block 0's body, the middle, the last block, the tail.
-    for (const std::int64_t at : {std::int64_t{0}, std::int64_t{9}, n / 2, n - 40, n - 1}) {
-      struct Case {
-        const char* what;
-        T first, second;  // at `at`, and at n - 1 - at
-      };
-      for (const Case& c : {Case{"+inf", special<T>(kInf), clean[1]}, Case{"-inf", special<T>(-kInf), clean[1]},
-                            Case{"+inf and -inf", special<T>(kInf), special<T>(-kInf)}, Case{"NaN", nan, clean[1]},
-                            Case{"all-ones NaN", all_ones_nan<T>(), clean[1]}}) {
+    for (const std::int64_t at : rb::test::special_positions(n)) {
+      for (const auto& c :
+           rb::test::special_cases<T>(special<T>(kInf), special<T>(-kInf), nan, all_ones_nan<T>(), clean[1])) {
         SCOPED_TRACE(testing::Message() << "n " << n << ", " << c.what << " at " << at);
         auto x = clean;
         x[static_cast<std::size_t>(1 + at)] = c.first;

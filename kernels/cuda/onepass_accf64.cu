@@ -1,4 +1,4 @@
-// cuda/onepass_f64: onepass accumulated in double, returning a double.
+// cuda/onepass_accf64: onepass over float input accumulated in double, returning a double.
 //   Changed from onepass: the accumulator type (OnepassBySize<double>, onepass's paths and
 //         shapes): every float is converted to double before its first addition, and partials
 //         (8-byte slot words), the block tree and the result are double.
@@ -15,8 +15,8 @@
 
 namespace rb::cuda {
 
-const Variant<double> onepass_f64 = OnepassBySize<double>::variant();
+const Variant<double> onepass_accf64 = OnepassBySize<double>::variant();
 
-Variant<double> onepass_f64_with(TuningEntry entry) { return OnepassBySize<double>::variant(entry); }
+Variant<double> onepass_accf64_with(TuningEntry entry) { return OnepassBySize<double>::variant(entry); }
 
 }  // namespace rb::cuda

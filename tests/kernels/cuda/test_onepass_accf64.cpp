@@ -1,4 +1,4 @@
-// cuda/onepass_f64: accuracy at full speed. Double accumulators must bring the error from float's
+// cuda/onepass_accf64: accuracy at full speed. Double accumulators must bring the error from float's
 // ~log2(n) x 2^-24 down to <= 1e-12 of sum|x|.
 #include <gtest/gtest.h>
 
@@ -27,7 +27,7 @@ void expect_accurate(const std::vector<float>& x, int offset) {
   const auto d = rb::test::upload(x);
   const std::span<const float> part = std::span(x).subspan(offset);
   const auto ref = rb::test::reference_of(part);
-  const auto f64 = rb::test::verify(rb::test::sum_once(rb::cuda::onepass_f64, d.get() + offset, n), ref, Acc::f64);
+  const auto f64 = rb::test::verify(rb::test::sum_once(rb::cuda::onepass_accf64, d.get() + offset, n), ref, Acc::f64);
   const auto f32 = rb::test::verify(rb::test::sum_once(rb::cuda::onepass, d.get() + offset, n), ref, Acc::f32_tree);
   EXPECT_TRUE(f64.ok) << f64.message;
   EXPECT_LE(f64.rel_err, 1e-12) << "n = " << n << " (onepass in float: rel_err " << f32.rel_err << ")";

@@ -1,0 +1,14 @@
+#pragma once
+// The float Triton rows of one launch shape each (triton.cpp): the shipped rows and the tuning grid
+// (triton_tuning.cpp) build theirs through these.
+#include <string>
+
+#include "bench/gpu/backend.hpp"
+#include "kernels/triton/tuning.hpp"
+
+namespace rb::bench::gpu {
+
+BackendDef<float> triton_two_pass(std::string name, rb::triton::TwoPassShape shape);
+BackendDef<float> triton_onepass(std::string name, rb::triton::OnepassShape shape);
+
+}  // namespace rb::bench::gpu
