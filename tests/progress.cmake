@@ -1,7 +1,7 @@
 # cmake -DPROG=<reduce_bench> -P progress.cmake
 # The progress line: on a terminal (a pty from util-linux's `script`) stderr shows "[k/N] ...
 # elapsed" for each benchmark; piped, stderr has none of it.
-set(args --sizes=33,4097 --benchmark_filter=cpu/accumulate_f64 --max_time=20ms --timeout=20ms)
+set(args --sizes=33,4097 --benchmark_filter=cpu/accumulate_accf64 --max_time=20ms --timeout=20ms)
 execute_process(COMMAND ${PROG} ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "piped run: exit status ${rc}\n${out}${err}")
@@ -20,7 +20,7 @@ execute_process(COMMAND ${SCRIPT} -qec "${PROG} ${joined} >/dev/null" /dev/null
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "terminal run: exit status ${rc}\n${tty}${tty_err}")
 endif()
-if(NOT tty MATCHES "\\[1/2\\] [0-9]+:[0-9][0-9] elapsed, ~[0-9]+:[0-9][0-9] left: cpu/accumulate_f64/4097/hot")
+if(NOT tty MATCHES "\\[1/2\\] [0-9]+:[0-9][0-9] elapsed, ~[0-9]+:[0-9][0-9] left: cpu/accumulate_accf64/4097/hot")
   message(FATAL_ERROR "terminal run: no progress line in\n${tty}")
 endif()
 message("piped: no progress line; terminal: progress lines")

@@ -39,7 +39,7 @@ if(want_available STREQUAL "")
 endif()
 
 file(REMOVE "${OUT}")
-execute_process(COMMAND ${PROG} --sizes=1000 --benchmark_filter=^cpu/accumulate_f64/ --benchmark_out=${OUT}
+execute_process(COMMAND ${PROG} --sizes=1000 --benchmark_filter=^cpu/accumulate_accf64/ --benchmark_out=${OUT}
                         --benchmark_out_format=json RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "the run: exit status ${rc}\n${err}")
