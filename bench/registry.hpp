@@ -26,7 +26,7 @@
 namespace rb::bench {
 
 struct BackendEntry {
-  std::string name;                 // e.g. "cub", "cpu/accumulate_f32", "cub@bf16"
+  std::string name;                 // e.g. "cub", "cpu/accumulate", "cub@bf16"
   Dtype dtype = Dtype::f32;         // what it sums (bench/element.hpp)
   std::string unavailable;          // why it cannot run here; empty when it can
   std::vector<Mode> modes;          // which of cold/hot it is registered for

@@ -24,7 +24,7 @@ open(os.path.join(d, "empty.bin"), "wb").close()
 open(os.path.join(d, "locked.bin"), "wb").write(b"\0" * 400)
 PY
 chmod 000 "$tmp/locked.bin"
-cpu=(--benchmark_filter='cpu/accumulate_f64' --benchmark_min_time=0.001s)
+cpu=(--benchmark_filter='cpu/accumulate_accf64' --benchmark_min_time=0.001s)
 as=()  # set to run a row as another user (see the unreadable-file row)
 row() {  # row "case" args...
   local what=$1; shift

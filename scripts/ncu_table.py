@@ -2,10 +2,10 @@
 """Nsight Compute metrics of chosen benchmarks, as a markdown table.
 
     scripts/ncu_table.py BUILD_DIR OUT.md cuda/onepass:2^20 cub:2^20 cuda/onepass:2^28 cub:2^28
-    scripts/ncu_table.py --pipes BUILD_DIR OUT.md cuda/onepass:2^24 cuda/onepass_f64:2^24
+    scripts/ncu_table.py --pipes BUILD_DIR OUT.md cuda/onepass:2^24 cuda/onepass_accf64:2^24
 
 --pipes reports, instead, how busy the SM's pipes and issue slots were (what a conversion-heavy
-kernel such as onepass_f64 spends): metrics this ncu does not know are left out, with a note.
+kernel such as onepass_accf64 spends): metrics this ncu does not know are left out, with a note.
 
 For each backend:n, runs reduce_bench under `ncu --clock-control none` (the card's clocks are
 left alone) on that one cold benchmark with a minimal iteration count, profiles the backend's own

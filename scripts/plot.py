@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from bench_json import BadInput, load, parse_name, stamp  # noqa: E402
 from interpreter import require  # noqa: E402  (a python3 with matplotlib: this one or /usr/bin/python3)
 from formatting import fmt_n_long, fmt_ratio, fmt_us, md_table  # noqa: E402
+from renames import read_renames, renamed  # noqa: E402
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_NO_MATPLOTLIB = 0, 2, 3
 BASELINE = "cub"
@@ -274,7 +275,7 @@ CRIMSON, OLIVE, NAVY, OCHRE, MAGENTA = "#d62728", "#bcbd22", "#393b79", "#a6761d
 STYLE_TABLE = {
     # hand-written CUDA: blues and greens, solid
     "cuda/onepass": (BLUE, "o"),
-    "cuda/onepass_f64": (CYAN, "s"),
+    "cuda/onepass_accf64": (CYAN, "s"),
     "cuda/vec4": (GREEN, "^"),
     "cuda/vec4_ilp4": (YELLOWGREEN, "v"),
     "cuda/shfl": (TEAL, "D"),
@@ -293,26 +294,26 @@ STYLE_TABLE = {
     "nccl/onepass": (OLIVE, "o"),
     "nccl/onepass/reduce": (NAVY, "^"),
     # CPU, one thread: dotted
-    "cpu/accumulate_f32": (BROWN, "*"),
-    "cpu/accumulate_f64": (PINK, "s"),
-    "cpu/unrolled8_f32": (OLIVE, "^"),
-    "cpu/unrolled8_f64": (CYAN, "v"),
-    "cpu/avx2_f32": (BLUE, "P"),
-    "cpu/avx2_f64": (ORANGE, "o"),
+    "cpu/accumulate": (BROWN, "*"),
+    "cpu/accumulate_accf64": (PINK, "s"),
+    "cpu/unrolled8": (OLIVE, "^"),
+    "cpu/unrolled8_accf64": (CYAN, "v"),
+    "cpu/avx2": (BLUE, "P"),
+    "cpu/avx2_accf64": (ORANGE, "o"),
     "cpu/avx2_kahan": (GREEN, "X"),
-    "cpu/avx512_f32": (CRIMSON, "<"),
-    "cpu/avx512_f64": (PURPLE, ">"),
+    "cpu/avx512": (CRIMSON, "<"),
+    "cpu/avx512_accf64": (PURPLE, ">"),
     "cpu/avx512_kahan": (NAVY, "p"),
     # CPU, multi-threaded: dotted, the one-thread kernel's color with another marker
-    "cpu/avx2_f32/threads": (BLUE, "s"),
-    "cpu/avx2_f64/threads": (ORANGE, "^"),
+    "cpu/avx2/threads": (BLUE, "s"),
+    "cpu/avx2_accf64/threads": (ORANGE, "^"),
     "cpu/avx2_kahan/threads": (GREEN, "v"),
-    "cpu/avx512_f32/threads": (CRIMSON, "D"),
-    "cpu/avx512_f64/threads": (PURPLE, "o"),
+    "cpu/avx512/threads": (CRIMSON, "D"),
+    "cpu/avx512_accf64/threads": (PURPLE, "o"),
     "cpu/avx512_kahan/threads": (NAVY, "P"),
-    "cpu/avx2_f32/openmp": (OCHRE, "<"),
-    "cpu/avx2_f64/openmp": (MAGENTA, ">"),
-    "cpu/avx2_f32/std_par": (OLIVE, "X"),
+    "cpu/avx2/openmp": (OCHRE, "<"),
+    "cpu/avx2_accf64/openmp": (MAGENTA, ">"),
+    "cpu/avx2/std_par": (OLIVE, "X"),
     "cpu/std_reduce_par": (CYAN, "p"),
     "cpu/std_reduce_par_unseq": (BROWN, "h"),
 }
@@ -346,11 +347,12 @@ def styles(all_backends):
     out = {}
     used = {(c, m) for c, m in STYLE_TABLE.values()}
     fam_colors, fam_markers = {}, {}
+    renames, _ = read_renames()  # a sweep measured before a row's rename: drawn as the row
     for b in names:
         if b == BASELINE:
             out[b] = dict(BASELINE_STYLE)
-        elif b in STYLE_TABLE:
-            c, m = STYLE_TABLE[b]
+        elif renamed(b, renames) in STYLE_TABLE:
+            c, m = STYLE_TABLE[renamed(b, renames)]
             out[b] = dict(color=c, marker=m, linestyle=FAMILY_LINESTYLE[family(b)])
             fam_colors.setdefault(family(b), set()).add(c)
             fam_markers.setdefault(family(b), set()).add(m)

@@ -21,6 +21,7 @@ sys.path.insert(0, HERE)
 from bench_json import BadInput, load, parse_name  # noqa: E402
 from formatting import fmt_n_long, fmt_us, md_table  # noqa: E402
 from plot import read_sweeps  # noqa: E402
+from renames import read_renames, renamed  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 DEFAULT_SWEEP = "results/h200/baseline.json.gz"
@@ -66,6 +67,7 @@ def block(path):
     read = sweep.series("cold", "ref/read")
     host = [b for b in sweep.backends("hot") if b.startswith("cpu/")]  # sums only: ref/cpu_read has its column
     cpu_read = sweep.series("hot", "ref/cpu_read")
+    renames, _ = read_renames()  # a sweep measured before the rows' renames: shown under the new names
     lines = [BEGIN,
              "Cold, medians of {} per benchmark, from [{}]({}) (its command: `{}`); made by "
              "`scripts/readme_results.py`. Each cell: µs, then the ratio to CUB (CUB's time over the row's; above 1 "
@@ -82,7 +84,7 @@ def block(path):
         cells.append("{:.0f}".format(read[n].gbps) if n in read else "–")
         best = max(((sweep.series("hot", b).get(n), b) for b in host if n in sweep.series("hot", b)),
                    key=lambda t: t[0].gbps, default=None)
-        cells.append("{:.1f} (`{}`)".format(best[0].gbps, best[1]) if best else "–")
+        cells.append("{:.1f} (`{}`)".format(best[0].gbps, renamed(best[1], renames)) if best else "–")
         cells.append("{:.1f}".format(cpu_read[n].gbps) if n in cpu_read else "–")
         rows.append(cells)
     head = ["n", "cub µs"] + GPU + ["ref/read GB/s", "best CPU backend GB/s (hot)", "ref/cpu_read GB/s (hot)"]

@@ -75,10 +75,10 @@ def check_width(prog, out_dir):
 
 def check_flags(prog, out_dir):
     failures = []
-    rc, out, err = run(prog, "--sizes=1000", "--benchmark_filter=cpu/accumulate_f64", "--benchmark_min_time=0.05s")
+    rc, out, err = run(prog, "--sizes=1000", "--benchmark_filter=cpu/accumulate_accf64", "--benchmark_min_time=0.05s")
     if rc != 0 or "0 failed" not in err:
         failures.append("--benchmark_min_time=0.05s: exit status {}\n{}{}".format(rc, out, err))
-    rc, out, err, path = run_json(prog, out_dir, "ms", "--sizes=1000", "--benchmark_filter=cpu/accumulate_f64",
+    rc, out, err, path = run_json(prog, out_dir, "ms", "--sizes=1000", "--benchmark_filter=cpu/accumulate_accf64",
                                   "--max_time=20ms", "--benchmark_time_unit=ms")
     if rc != 0:
         failures.append("--benchmark_time_unit=ms: exit status {}\n{}".format(rc, err))
@@ -90,7 +90,7 @@ def check_flags(prog, out_dir):
 
 
 def check_skips(prog, out_dir):
-    rc, out, err, path = run_json(prog, out_dir, "skip", "--sizes=1000,2^40", "--benchmark_filter=cpu/accumulate_f64",
+    rc, out, err, path = run_json(prog, out_dir, "skip", "--sizes=1000,2^40", "--benchmark_filter=cpu/accumulate_accf64",
                                   "--max_time=20ms")
     failures = []
     if rc != 0:
@@ -109,7 +109,7 @@ def check_skips(prog, out_dir):
 def check_marks(prog, out_dir):
     # 1000: the minimum samples cannot be reached in 20 ms; 2^24: one call takes longer than
     # --max_time, so it stops after one sample, with no interval.
-    rc, out, err, path = run_json(prog, out_dir, "marks", "--sizes=1000,2^24", "--benchmark_filter=cpu/accumulate_f64",
+    rc, out, err, path = run_json(prog, out_dir, "marks", "--sizes=1000,2^24", "--benchmark_filter=cpu/accumulate_accf64",
                                   "--min_samples=100000000", "--max_samples=100000000", "--max_time=1ms",
                                   "--timeout=1ms")
     if rc != 0:
@@ -136,7 +136,7 @@ def check_full(prog, _):
         print("skipped: no /dev/full here")
         sys.exit(77)
     with open("/dev/full", "w") as full:
-        p = subprocess.run([prog, "--sizes=1000", "--benchmark_filter=^cpu/accumulate_f32/", "--max_time=20ms",
+        p = subprocess.run([prog, "--sizes=1000", "--benchmark_filter=^cpu/accumulate/", "--max_time=20ms",
                             "--timeout=20ms"], stdout=full, stderr=subprocess.PIPE, text=True, timeout=600)
     if p.returncode != 1 or "reduce_bench: cannot write the console table to stdout" not in p.stderr:
         return ["stdout on /dev/full: exit {}, expected 1 and a message:\n{}".format(p.returncode, p.stderr)]
@@ -155,7 +155,7 @@ def check_listing(prog, _):
         if not lines or lines[0].split() != ["backend", "determinism", "availability", "here"]:
             failures.append("--dtype={}: no header line first:\n{}".format(dtype, out))
     default, every, f64 = listings["f32"], listings["all"], listings["f64"]
-    if any("@" in l.split()[0] for l in default[1:-1]) or not any(l.startswith("cpu/accumulate_f32 ") for l in default):
+    if any("@" in l.split()[0] for l in default[1:-1]) or not any(l.startswith("cpu/accumulate ") for l in default):
         failures.append("the default listing is not the f32 rows:\n" + "\n".join(default))
     hint = default[-1] if default else ""
     want = ["f64 (", "f16 (", "bf16 (", "i32 (", "--dtype=all"]
@@ -172,7 +172,7 @@ def check_listing(prog, _):
 
 
 def check_repetitions(prog, out_dir):
-    rc, out, err, path = run_json(prog, out_dir, "reps", "--sizes=4097,1e5", "--benchmark_filter=cpu/accumulate_f64",
+    rc, out, err, path = run_json(prog, out_dir, "reps", "--sizes=4097,1e5", "--benchmark_filter=cpu/accumulate_accf64",
                                   "--max_time=20ms", "--benchmark_repetitions=3",
                                   "--benchmark_enable_random_interleaving=true")
     failures = []

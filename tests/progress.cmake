@@ -2,7 +2,7 @@
 # The progress line: on a terminal (a pty from util-linux's `script`) stderr shows "[k/N] ...
 # elapsed" for each benchmark; piped, stderr has none of it.
 include(${CMAKE_CURRENT_LIST_DIR}/run_checked.cmake)
-set(args --sizes=33,4097 --benchmark_filter=cpu/accumulate_f64 --max_time=20ms --timeout=20ms)
+set(args --sizes=33,4097 --benchmark_filter=cpu/accumulate_accf64 --max_time=20ms --timeout=20ms)
 rb_run_checked("piped run" out err ${PROG} ${args})
 if(err MATCHES "elapsed")
   message(FATAL_ERROR "piped run printed a progress line:\n${err}")
@@ -14,7 +14,7 @@ if(NOT SCRIPT)
 endif()
 list(JOIN args " " joined)
 rb_run_checked("terminal run" tty tty_err ${SCRIPT} -qec "${PROG} ${joined} >/dev/null" /dev/null)
-if(NOT tty MATCHES "\\[1/2\\] [0-9]+:[0-9][0-9] elapsed, ~[0-9]+:[0-9][0-9] left: cpu/accumulate_f64/4097/hot")
+if(NOT tty MATCHES "\\[1/2\\] [0-9]+:[0-9][0-9] elapsed, ~[0-9]+:[0-9][0-9] left: cpu/accumulate_accf64/4097/hot")
   message(FATAL_ERROR "terminal run: no progress line in\n${tty}")
 endif()
 message("piped: no progress line; terminal: progress lines")

@@ -10,7 +10,7 @@
 // The runtime is constructed with the adapter, outside the timed loop: that is where a thread
 // pool starts its threads. Its structure is the kernel's at the longest chunk, plus the double
 // additions of the partials:
-//   cpu_runtime<rb::cpu::Threads<rb::cpu::avx2_f32>>("cpu/avx2_f32/threads", lanes(Accumulator::f32, 32))
+//   cpu_runtime<rb::cpu::Threads<rb::cpu::avx2_f32>>("cpu/avx2/threads", lanes(Accumulator::f32, 32))
 // An integer partial (Threads<avx2_i32>) is added exactly.
 #include <string>
 #include <type_traits>

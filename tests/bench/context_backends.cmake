@@ -32,7 +32,7 @@ if(want_available STREQUAL "")
 endif()
 
 file(REMOVE "${OUT}")
-rb_run_checked("the run" out err ${PROG} --sizes=1000 --benchmark_filter=^cpu/accumulate_f64/ --benchmark_out=${OUT}
+rb_run_checked("the run" out err ${PROG} --sizes=1000 --benchmark_filter=^cpu/accumulate_accf64/ --benchmark_out=${OUT}
                --benchmark_out_format=json)
 file(READ "${OUT}" json)
 string(JSON got_available GET "${json}" context backends)

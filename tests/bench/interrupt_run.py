@@ -49,7 +49,7 @@ def second_signal(p, sig, tmp, out):
     try:
         with open(out) as f:
             rows = json.load(f)["benchmarks"]
-        if not rows or rows[0]["name"] != "cpu/accumulate_f64/1000/hot/manual_time" or rows[0].get("skipped"):
+        if not rows or rows[0]["name"] != "cpu/accumulate_accf64/1000/hot/manual_time" or rows[0].get("skipped"):
             failures.append("--benchmark_out does not hold the finished first row: {}".format(rows))
     except (OSError, ValueError, KeyError) as x:
         failures.append("--benchmark_out is not a Google Benchmark JSON: {}".format(x))
@@ -74,7 +74,7 @@ def main():
         if twice:
             sizes = "1000,{},{}".format(2 ** 26, 2 ** 26 + 1)  # the large rows keep it busy after the first signal
         # Samples the precision can never stop: each row samples for --max_time, then stops.
-        args = [prog, "--sizes=" + sizes, "--benchmark_filter=cpu/accumulate_f64/", "--min_samples=100000000",
+        args = [prog, "--sizes=" + sizes, "--benchmark_filter=cpu/accumulate_accf64/", "--min_samples=100000000",
                 "--max_samples=100000000", "--max_time={}s".format(ROW_SECONDS), "--timeout={}s".format(ROW_SECONDS),
                 "--benchmark_out=" + out, "--benchmark_out_format=json", "--samples_csv=" + samples]
         env = dict(os.environ)

@@ -23,7 +23,7 @@ WARNING = " was written by another process during this run; it now holds this ru
 
 def command(prog, out, size, seconds, extra=()):
     # Samples the precision can never stop: each row samples for `seconds`, then stops.
-    return [prog, "--sizes={}".format(size), "--benchmark_filter=^cpu/accumulate_f32/", "--min_samples=100000000",
+    return [prog, "--sizes={}".format(size), "--benchmark_filter=^cpu/accumulate/", "--min_samples=100000000",
             "--max_samples=100000000", "--max_time={}s".format(seconds), "--timeout={}s".format(seconds),
             "--benchmark_out=" + out, "--benchmark_out_format=json"] + list(extra)
 

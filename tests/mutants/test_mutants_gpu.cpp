@@ -1,7 +1,7 @@
 // Planted bugs in cuda/onepass, caught by the harness on signed uniform input, cold, at
 // n = 2^20 + 1, 1000003 and 2^31 + 7: the last element skipped, one element counted twice, a read
 // of x[n] (the poison past n), x[n-2] read for x[n-1], a dropped group of 16 (the exact check);
-// cuda/onepass_f64 accumulating in float (the accuracy bound); a sum copied from a cache after
+// cuda/onepass_accf64 accumulating in float (the accuracy bound); a sum copied from a cache after
 // the first call (the exact check in place; the DRAM ceiling where the copy is faster than the
 // read). On the default harmonic input, where x[n-1] lies below half an ulp of the sum from about
 // 2^24 on: the last element dropped on one call in 20, x[0] dropped on a random call in 50 (the

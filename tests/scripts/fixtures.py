@@ -139,5 +139,5 @@ def gpu_sweep(version="1.7.1", reps=5, seed=1, backends=None, modes=("cold", "ho
     if cpu:
         for n in SIZES[:4]:
             t = 4.0 * n / (4.5e3)
-            rows += rows_for(bench_name("cpu/accumulate_f64", n, "hot"), n, noisy(t, reps, rel_noise, rng), version)
+            rows += rows_for(bench_name("cpu/accumulate_accf64", n, "hot"), n, noisy(t, reps, rel_noise, rng), version)
     return sweep(rows, context, version)

@@ -42,7 +42,7 @@ FAKE_BENCH = textwrap.dedent('''\
     reps = int(args.get("benchmark_repetitions", "1"))
     pattern = re.compile(args.get("benchmark_filter", "."))
     rows, lines = [], []
-    for backend in ["cub", "cuda/onepass", "cuda/onepass_f64", "thrust/reduce", "ref/launch", "ref/read",
+    for backend in ["cub", "cuda/onepass", "cuda/onepass_accf64", "thrust/reduce", "ref/launch", "ref/read",
                     "tune/onepass/t256_u4_b4"]:
         for n in ns:
             for mode in ("cold", "hot"):
@@ -243,7 +243,7 @@ class Kernels(Case):
                                         "kernels.log.gz", "logs.tgz", "ncu_onepass_vs_cub.md",
                                         "ncu_onepass_vs_cub_raw.tgz", "summary.md", "uniform.json"])
         with open(os.path.join(self.out, "summary.md"), encoding="utf-8") as f:
-            self.assertIn("| n | cub | onepass | onepass_f64 | ref/read |", f.read())
+            self.assertIn("| n | cub | onepass | onepass_accf64 | ref/read |", f.read())
         with open(os.path.join(self.out, "ncu_onepass_vs_cub.md"), encoding="utf-8") as f:
             self.assertIn("| cuda/onepass | 2^20 | `void kernel` |", f.read())
 

@@ -74,7 +74,7 @@ class Summary(Case):
         self.assertIn("| n | cub (us) | cuda/onepass | cuda/vec4 | thrust |", cold)
         self.assertNotIn("ref/read |", cold.split("### Speed-up")[1].splitlines()[2])
         hot = self.section("hot")
-        self.assertIn("cpu/accumulate_f64", hot)
+        self.assertIn("cpu/accumulate_accf64", hot)
 
     def test_reference_backends_never_win(self):
         # Make ref/read the fastest at every n: it is still not listed as the fastest backend.
@@ -84,10 +84,10 @@ class Summary(Case):
         self.assertNotIn("| ref/read |", fastest)
 
     def test_host_backends_have_no_gpu_ceiling(self):
-        f = self.file("s.json", fx.gpu_sweep(reps=3, rel_noise=0.0, scale={"cpu/accumulate_f64": 0.001}))
+        f = self.file("s.json", fx.gpu_sweep(reps=3, rel_noise=0.0, scale={"cpu/accumulate_accf64": 0.001}))
         self.run_summary(f, "--mode", "hot")
         row, = self.rows_for_n(self.section("hot").split("### Speed-up")[0], 1024)
-        self.assertIn("| cpu/accumulate_f64 |", row)
+        self.assertIn("| cpu/accumulate_accf64 |", row)
         self.assertIn("| - |", row)  # no % of ref/read for a host backend
 
     def test_mode_option(self):
@@ -118,7 +118,7 @@ class Summary(Case):
     def test_cpu_only(self):
         rows = []
         for n in (1024, 4096):
-            rows += fx.rows_for(fx.bench_name("cpu/accumulate_f32", n, "hot"), n, [n / 4.5e3] * 3)
+            rows += fx.rows_for(fx.bench_name("cpu/accumulate", n, "hot"), n, [n / 4.5e3] * 3)
         self.run_summary(self.file("cpu.json", fx.sweep(rows, fx.CPU_CONTEXT)))
         text = self.summary()
         self.assertIn("host ci (no GPU)", text)
@@ -205,7 +205,7 @@ class Charts(Case):
     def test_cpu_only(self):
         rows = []
         for n in (1024, 4096, 16384):
-            for b in ("cpu/accumulate_f32", "cpu/accumulate_f64"):
+            for b in ("cpu/accumulate", "cpu/accumulate_accf64"):
                 rows += fx.rows_for(fx.bench_name(b, n, "hot"), n, [n / 4.5e3] * 3)
         code, out = self.plot(self.file("cpu.json", fx.sweep(rows, fx.CPU_CONTEXT)))
         self.assertEqual(code, 0, out)
@@ -244,22 +244,22 @@ class Charts(Case):
 # cpu/* rows), plus the rows only some builds have (CCCL's environment API, TBB's std::reduce).
 # The file's names are added at run time too, so a new backend is covered once it is measured.
 REAL_BACKENDS = [
-    "cpu/accumulate_f32", "cpu/accumulate_f64", "cpu/avx2_f32", "cpu/avx2_f32/openmp", "cpu/avx2_f32/threads",
-    "cpu/avx2_f64", "cpu/avx2_f64/openmp", "cpu/avx2_f64/threads", "cpu/avx2_kahan", "cpu/avx2_kahan/threads",
-    "cpu/avx512_f32", "cpu/avx512_f32/threads", "cpu/avx512_f64", "cpu/avx512_f64/threads", "cpu/avx512_kahan",
-    "cpu/avx512_kahan/threads", "cpu/unrolled8_f32", "cpu/unrolled8_f64", "cub", "cuda/auto", "cuda/onepass",
-    "cuda/onepass_f64", "cuda/shfl", "cuda/vec4", "cuda/vec4_ilp4", "nccl/cub", "nccl/onepass",
+    "cpu/accumulate", "cpu/accumulate_accf64", "cpu/avx2", "cpu/avx2/openmp", "cpu/avx2/threads",
+    "cpu/avx2_accf64", "cpu/avx2_accf64/openmp", "cpu/avx2_accf64/threads", "cpu/avx2_kahan", "cpu/avx2_kahan/threads",
+    "cpu/avx512", "cpu/avx512/threads", "cpu/avx512_accf64", "cpu/avx512_accf64/threads", "cpu/avx512_kahan",
+    "cpu/avx512_kahan/threads", "cpu/unrolled8", "cpu/unrolled8_accf64", "cub", "cuda/auto", "cuda/onepass",
+    "cuda/onepass_accf64", "cuda/shfl", "cuda/vec4", "cuda/vec4_ilp4", "nccl/cub", "nccl/onepass",
     "nccl/onepass/reduce", "ref/cpu_read", "ref/launch", "ref/read", "thrust/reduce", "thrust/reduce_cached",
     "torch/sum", "triton/onepass", "triton/two_pass",
 ]
-SOMETIMES_BACKENDS = ["cub/run_to_run", "cub/not_guaranteed", "cub/gpu_to_gpu", "cpu/avx2_f32/std_par",
+SOMETIMES_BACKENDS = ["cub/run_to_run", "cub/not_guaranteed", "cub/gpu_to_gpu", "cpu/avx2/std_par",
                       "cpu/std_reduce_par", "cpu/std_reduce_par_unseq"]
 # Names outside plot.py's style table (the examples' kernels, a new library): the fallback styles.
 UNKNOWN_BACKENDS = ["cuda/my_kernel", "cpu/my_kernel", "cpu/my_sum", "cupy/sum", "jax/sum", "kokkos/reduce"]
 EVERY_CALL = os.path.join(ROOT, "results", "h200", "checks", "every_call", "readme.json.gz")
 BASELINE_JSON = os.path.join(ROOT, "results", "h200", "baseline.json.gz")
 MAIN = ("^(cub|cuda/onepass|cuda/vec4|triton/onepass|torch/sum|thrust/reduce|ref/read|ref/cpu_read|"
-        "cpu/avx512_f32/threads|cpu/accumulate_f32)$")  # results/h200/README.md's MAIN
+        "cpu/avx512_f32/threads|cpu/accumulate_f32)$")  # results/h200/README.md's MAIN, the sweep's own names
 
 
 def measured_backends(path):
@@ -341,8 +341,10 @@ class DistinctSeries(Case):
 
     def synthetic_names(self):
         names = set(REAL_BACKENDS + SOMETIMES_BACKENDS + UNKNOWN_BACKENDS)
-        if os.path.exists(EVERY_CALL):
-            names |= measured_backends(EVERY_CALL)
+        if os.path.exists(EVERY_CALL):  # measured before the rows' renames: read as the rows are named now
+            from renames import read_renames, renamed  # scripts/, on the path from setUpClass
+            renames, _ = read_renames()
+            names |= {renamed(b, renames) for b in measured_backends(EVERY_CALL)}
         return sorted(names)
 
     def synthetic(self):

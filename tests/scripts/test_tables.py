@@ -242,7 +242,7 @@ class DtypeTable(Case):
 
     def test_cpu_rows_beside_the_read_of_their_type(self):
         rows = []
-        for b, us in (("ref/cpu_read@f16", 10.0), ("cpu/avx2/threads@f16", 20.0), ("cpu/avx512_f32", 5.0),
+        for b, us in (("ref/cpu_read@f16", 10.0), ("cpu/avx2/threads@f16", 20.0), ("cpu/avx512", 5.0),
                       ("ref/cpu_read", 4.0)):
             for n in (1 << 20, 1 << 28, 1 << 22):
                 rows += fx.rows_for(fx.bench_name(b, n, "hot"), n, [us])
@@ -348,7 +348,7 @@ class CcclTable(Case):
         self.assertIn("| cub 3.0.1 | 2 of 2 | 2 of 2 | run_to_run |", out)
 
     def test_no_rows(self):
-        empty = self.file("e.json", fx.sweep(self.rows(["cpu/accumulate_f32"], [1.0])))
+        empty = self.file("e.json", fx.sweep(self.rows(["cpu/accumulate"], [1.0])))
         code, _, err = run(CCCL_TABLE, empty, empty)
         self.assertEqual(code, 2)
         self.assertIn("no cold cub", err)
@@ -367,22 +367,22 @@ class CpuSummary(Case):
 
     def test_table_and_checks(self):
         big, mid = 1 << 28, 1 << 20
-        rows = (self.cpu_rows("cpu/avx2_f32", mid, 20.0) + self.cpu_rows("cpu/accumulate_f32", mid, 5.0)
-                + self.cpu_rows("cpu/avx2_f32/threads", big, 30.0, threads=2)
+        rows = (self.cpu_rows("cpu/avx2", mid, 20.0) + self.cpu_rows("cpu/accumulate", mid, 5.0)
+                + self.cpu_rows("cpu/avx2/threads", big, 30.0, threads=2)
                 + self.cpu_rows("cpu/avx2_kahan/threads", big, 29.0, threads=2, cpu_share=0.5)
                 + self.cpu_rows("ref/cpu_read", big, 31.0, threads=2)
                 + fx.rows_for(fx.bench_name("cub", big, "cold"), big, [20.0, 21.0]))
         path = self.file("cpu.json", fx.sweep(rows, context=fx.CPU_CONTEXT))
         code, out, err = run(CPU_SUMMARY, path)
         self.assertEqual(code, 0, out + err)
-        self.assertIn("| cpu/avx2_f32 | 2^20 | 20.00 |", out)
+        self.assertIn("| cpu/avx2 | 2^20 | 20.00 |", out)
         self.assertIn("| cpu/avx2_kahan/threads | 2^28 | 29.00 | 29.00 | 0/5 (none clean: all used) |", out)
         self.assertNotIn("cub", out.replace("CUB", ""))
-        self.assertIn("| cpu/avx2_f32 >= 2 x cpu/accumulate_f32 at 2^20 | 20.00 vs 5.00 | 4.00 | 4.00 | pass |", out)
+        self.assertIn("| cpu/avx2 >= 2 x cpu/accumulate at 2^20 | 20.00 vs 5.00 | 4.00 | 4.00 | pass |", out)
 
     def test_miss_and_errors(self):
         mid = 1 << 20
-        rows = (self.cpu_rows("cpu/avx2_f32", mid, 6.0) + self.cpu_rows("cpu/accumulate_f32", mid, 5.0)
+        rows = (self.cpu_rows("cpu/avx2", mid, 6.0) + self.cpu_rows("cpu/accumulate", mid, 5.0)
                 + fx.rows_for(fx.bench_name("cpu/x", 1 << 31, "hot"), 1 << 31, [1.0], error="skipped: too large"))
         path = self.file("cpu.json", fx.sweep(rows, context=fx.CPU_CONTEXT))
         code, out, _ = run(CPU_SUMMARY, path)
@@ -453,13 +453,13 @@ class AaTable(Case):
         a = {"context": {}, "benchmarks": [
             self.rep("cub/16777216/cold", 100.0, 0.004, index=0),
             self.rep("cub/16777216/cold", 100.5, 0.004, index=1),
-            self.rep("cpu/avx2_f32/1024/hot", 10.0, 0.004, index=0),
-            self.rep("cpu/avx2_f32/1024/hot", 11.0, 0.004, index=1),  # disjoint within process a
+            self.rep("cpu/avx2/1024/hot", 10.0, 0.004, index=0),
+            self.rep("cpu/avx2/1024/hot", 11.0, 0.004, index=1),  # disjoint within process a
             self.rep("ref/launch/1/hot", 2.72, 0.0, met=0)]}
         b = {"context": {}, "benchmarks": [
             self.rep("cub/16777216/cold", 102.0, 0.004),  # disjoint from both of a's
-            self.rep("cpu/avx2_f32/1024/hot", 10.02, 0.004),  # meets a's first, not its second
-            self.rep("cpu/avx2_f32/1024/hot", 10.5, 0.1, met=0)]}  # not target_met: not a pair
+            self.rep("cpu/avx2/1024/hot", 10.02, 0.004),  # meets a's first, not its second
+            self.rep("cpu/avx2/1024/hot", 10.5, 0.1, met=0)]}  # not target_met: not a pair
         code, out, err = run(AA_TABLE, self.file("a.json", a), self.file("b.json", b),
                              "--compact", os.path.join(self.dir, "c"))
         self.assertEqual(code, 0, err)

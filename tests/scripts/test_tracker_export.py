@@ -122,7 +122,7 @@ class Case(TempDirCase):
 
 
 GPU_LIKE = [("cub", 1 << 20, "cold", 21.5), ("cuda/onepass", 1 << 20, "cold", 5.888),
-            ("cuda/onepass", 1 << 20, "hot", 3.1), ("cpu/avx2_f32/openmp", 1024, "hot", 0.769),
+            ("cuda/onepass", 1 << 20, "hot", 3.1), ("cpu/avx2/openmp", 1024, "hot", 0.769),
             ("nccl/onepass/reduce", 1 << 24, "cold", 40.25), ("thrust/reduce", 1000000, "cold", 126.0)]
 
 
@@ -141,7 +141,7 @@ class Bmf(Case):
         expected = expected_from_rows(rows)
         self.assertEqual(set(doc), set(expected))
         self.assertEqual(len(doc), len(rows))
-        self.assertIn("cpu/avx2_f32/openmp/1024/hot", doc)  # slashes in the backend kept
+        self.assertIn("cpu/avx2/openmp/1024/hot", doc)  # slashes in the backend kept
         for key, (ns, p10, p90, gbps) in expected.items():
             self.assertClose(doc[key]["latency"]["value"], ns, key)
             self.assertClose(doc[key]["latency"]["lower_value"], p10, key)
@@ -309,7 +309,7 @@ class GoogleCpp(Case):
                  (0.000001, 1, "0.000001", "1"), (2.5e-7, 1, "2.5e-7", "1"), (100.0, 1, "100", "1")]
         rows = []
         for i, (cpu, threads, _, _) in enumerate(cases):
-            r = measured(fx.bench_name("cpu/avx2_f32/threads", n * (i + 1), "hot"), n, [1.0])[0]
+            r = measured(fx.bench_name("cpu/avx2/threads", n * (i + 1), "hot"), n, [1.0])[0]
             r.update(cpu_time=cpu, threads=threads, iterations=1)
             rows.append(r)
         series, _ = self.googlecpp(self.file("js.json", fx.sweep(rows)))
@@ -450,7 +450,7 @@ class RealSweep(Case):
             if "bytes_per_second" in r:
                 self.assertClose(e["bandwidth"]["value"], r["bytes_per_second"] / 1e9, r["name"])
                 self.assertClose(e["bandwidth"]["value"], 4 * r["n"] / (r["real_time"] * 1e-9) / 1e9, r["name"])
-        self.assertClose(doc["cpu/accumulate_f32/1024/hot"]["latency"]["value"], 798.0)
+        self.assertClose(doc["cpu/accumulate_f32/1024/hot"]["latency"]["value"], 798.0)  # measured under that name
         self.assertIn("1248 benchmarks (1186 with bandwidth)", err)
         self.assertNotIn("excluded", err)
 

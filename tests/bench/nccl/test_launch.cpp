@@ -129,7 +129,7 @@ TEST(Launch, StrayVariablesLeaveOneProcess) {
     EXPECT_NE(l.ignored.find(c.why), std::string::npos) << l.ignored;
     EXPECT_NE(l.ignored.find("running as one process"), std::string::npos) << l.ignored;
     std::vector<BackendEntry> entries(2);
-    entries[0].name = "cpu/accumulate_f32";
+    entries[0].name = "cpu/accumulate";
     entries[1].name = "cub";
     keep_collective_rows(l, /*gpus_given=*/false, entries);
     for (const auto& e : entries) EXPECT_TRUE(e.unavailable.empty()) << c.named << ": " << e.name;
@@ -177,7 +177,7 @@ std::vector<BackendEntry> one_of_each() {
   entries[0].name = "cub";
   entries[1].name = "nccl/onepass";
   entries[1].collective = true;
-  entries[2].name = "cpu/avx2_f32";
+  entries[2].name = "cpu/avx2";
   return entries;
 }
 
