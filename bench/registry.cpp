@@ -56,11 +56,7 @@ std::vector<BackendEntry> bind_backends(Session& session, std::type_identity_t<s
 #define RB_BIND_BACKENDS(T)                                                                                      \
   template std::vector<BackendEntry> bind_backends<T>(Session&, std::vector<BackendDef<T>>, std::string&); \
   template std::vector<BackendEntry> bind_backends<T>(Session&, std::vector<BackendDef<T>>);
-RB_BIND_BACKENDS(float)
-RB_BIND_BACKENDS(double)
-RB_BIND_BACKENDS(f16)
-RB_BIND_BACKENDS(bf16)
-RB_BIND_BACKENDS(std::int32_t)
+RB_FOR_EACH_ELEMENT_TYPE(RB_BIND_BACKENDS)
 #undef RB_BIND_BACKENDS
 
 std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu_why_not) {

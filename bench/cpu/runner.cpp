@@ -94,10 +94,7 @@ BackendEntry bind_on_cpu(Session& session, BackendDef<T> def) {
   return e;
 }
 
-template BackendEntry bind_on_cpu(Session&, BackendDef<float>);
-template BackendEntry bind_on_cpu(Session&, BackendDef<double>);
-template BackendEntry bind_on_cpu(Session&, BackendDef<f16>);
-template BackendEntry bind_on_cpu(Session&, BackendDef<bf16>);
-template BackendEntry bind_on_cpu(Session&, BackendDef<std::int32_t>);
+#define RB_BIND_ON_CPU(T) template BackendEntry bind_on_cpu(Session&, BackendDef<T>);
+RB_FOR_EACH_ELEMENT_TYPE(RB_BIND_ON_CPU)
 
 }  // namespace rb::bench

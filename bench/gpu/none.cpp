@@ -20,11 +20,9 @@ std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<T>> def
   return out;
 }
 
-template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<float>>, std::string&);
-template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<double>>, std::string&);
-template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<f16>>, std::string&);
-template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<bf16>>, std::string&);
-template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<std::int32_t>>, std::string&);
+#define RB_BIND_GPU_ROWS(T) \
+  template std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<T>>, std::string&);
+RB_FOR_EACH_ELEMENT_TYPE(RB_BIND_GPU_ROWS)
 
 void add_gpu_context() { set_context("gpu", "none (CPU-only build)"); }
 
