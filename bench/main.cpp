@@ -13,24 +13,24 @@
 #include <string>
 #include <vector>
 
-#include "bench/agreement.hpp"
-#include "bench/ceiling.hpp"
-#include "bench/console.hpp"
-#include "bench/element.hpp"
+#include "bench/launch/agreement.hpp"
+#include "bench/detail/ceiling.hpp"
+#include "bench/detail/console.hpp"
+#include "bench/detail/element.hpp"
 #include "bench/gpu/context.hpp"
-#include "bench/interrupt.hpp"
-#include "bench/measure.hpp"
-#include "bench/launch.hpp"
-#include "bench/options.hpp"
-#include "bench/output_file.hpp"
-#include "bench/progress.hpp"
-#include "bench/registration.hpp"
-#include "bench/registry.hpp"
-#include "bench/repetitions.hpp"
-#include "bench/run_context.hpp"
-#include "bench/session.hpp"
-#include "bench/summation.hpp"
-#include "bench/summary.hpp"
+#include "bench/detail/interrupt.hpp"
+#include "bench/detail/measure.hpp"
+#include "bench/launch/launch.hpp"
+#include "bench/detail/options.hpp"
+#include "bench/detail/output_file.hpp"
+#include "bench/detail/progress.hpp"
+#include "bench/api/registration.hpp"
+#include "bench/detail/registry.hpp"
+#include "bench/detail/repetitions.hpp"
+#include "bench/detail/run_context.hpp"
+#include "bench/detail/session.hpp"
+#include "bench/api/summation.hpp"
+#include "bench/detail/summary.hpp"
 
 #ifndef RB_BUILD_TYPE
 #define RB_BUILD_TYPE "unknown"
@@ -75,7 +75,7 @@ std::string other_types(const Options& options) {
   return out;
 }
 
-// One line a backend under a header: its name, its determinism promise (bench/determinism.hpp),
+// One line a backend under a header: its name, its determinism promise (bench/api/determinism.hpp),
 // availability. Only --dtype's types are listed (f32 by default); a closing line names the others.
 void list_backends(const std::vector<BackendEntry>& entries, const std::string& gpu_why_not, const Options& options) {
   if (misses_gpu(entries, gpu_why_not)) std::printf("GPU backends: unavailable: %s\n", gpu_why_not.c_str());
@@ -286,7 +286,7 @@ std::size_t run_registered(Session& session, OutputFile& output) {
                                           : make_console_reporter(options.user_console_flags || options.list_tests);
   install_interrupt_handlers();
   output.remove_on_second_signal();
-  // Repetition rows widened by their benchmark's scatter between repetitions (bench/repetitions.hpp),
+  // Repetition rows widened by their benchmark's scatter between repetitions (bench/detail/repetitions.hpp),
   // on the console table and in a JSON --benchmark_out; Google Benchmark's own reporters otherwise.
   const double target = options.rule.target;
   const OnWiden widen = [&](const std::string& name, double between) { session.log().widen(name, between, target); };

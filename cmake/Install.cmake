@@ -43,13 +43,13 @@ install(EXPORT reduce_bench_targets NAMESPACE reduce_bench:: FILE reduce_benchTa
 
 # The public API, and only it, installs: what a user's file includes to write, describe and register
 # a backend (definitions, problem, structure, determinism, registration), at their source paths
-# under include/reduce_bench/ ("bench/cpu/backend.hpp"). main() comes compiled (rb_main), so no
+# under include/reduce_bench/ ("bench/api/cpu_backend.hpp"). main() comes compiled (rb_main), so no
 # other header is needed; the GPU part only where the GPU layer was built, so a CPU-only package
 # holds no CUDA or NCCL header. tests/public_headers.cmake checks that these include nothing else.
-set(RB_PUBLIC_HEADERS bench/cpu/backend.hpp bench/definition.hpp bench/determinism.hpp bench/registration.hpp
-                      bench/summation.hpp)
+set(RB_PUBLIC_HEADERS bench/api/cpu_backend.hpp bench/api/definition.hpp bench/api/determinism.hpp bench/api/registration.hpp
+                      bench/api/summation.hpp)
 if(RB_HAVE_CUDA)
-  list(APPEND RB_PUBLIC_HEADERS bench/gpu/backend.hpp bench/gpu/memory.hpp common/cuda_check.hpp common/dtype.hpp)
+  list(APPEND RB_PUBLIC_HEADERS bench/api/gpu_backend.hpp bench/api/gpu_memory.hpp common/cuda_check.hpp common/dtype.hpp)
 endif()
 foreach(_rb_h IN LISTS RB_PUBLIC_HEADERS)
   get_filename_component(_rb_dir "${_rb_h}" DIRECTORY)

@@ -2,7 +2,7 @@
 # system's (/usr/include, /usr/lib/x86_64-linux-gnu on the GPU machines); NCCL_HOME or
 # -DRB_NCCL_ROOT=... point elsewhere. Without it the rows are listed unavailable with the reason.
 # MPI is optional on top: with it, ranks launched by mpirun exchange NCCL's id through MPI_Bcast;
-# without it they use the rendezvous (bench/nccl/rendezvous.hpp).
+# without it they use the rendezvous (bench/launch/rendezvous.hpp).
 #   RB_HAVE_NCCL, RB_NCCL_REASON, the imported target RB::nccl; RB_HAVE_MPI
 include_guard(GLOBAL)
 option(RB_ENABLE_NCCL "Build the nccl/* rows when NCCL is found" ON)

@@ -140,7 +140,7 @@ void non_finite(Side side) {
 
 // A constant input file: every chain adds the same value over and over, the structured case where
 // a bound that assumed log2(n) depth failed correct kernels. Each backend's stated structure
-// (bench/summation.hpp) must hold here too.
+// (bench/api/summation.hpp) must hold here too.
 void constant_input(Side side) {
   const std::int64_t n = (std::int64_t{1} << 22) + 1;
   const std::vector<float> x(static_cast<std::size_t>(n), 0.1f);

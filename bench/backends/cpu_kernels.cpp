@@ -4,9 +4,9 @@
 // at the end of the name for types other than f32 (cpu/avx2/threads@bf16); _acc<type> names an
 // accumulator wider than the input's own (cpu/avx2_accf64: float input added in double, where
 // cpu/avx2@f64 sums double input). The f32 sweep starts with these rows (cpu/accumulate sorts
-// first; bench/registry.hpp).
+// first; bench/detail/registry.hpp).
 //
-// Each kernel states its structure (bench/summation.hpp): `lanes(acc, L, T)` is L independent
+// Each kernel states its structure (bench/api/summation.hpp): `lanes(acc, L, T)` is L independent
 // accumulators, each over every L-th element plus at most T more steps, then a tree over the lanes.
 //   every type  accumulate (1 lane, each element widened exactly: f16/bf16 -> float, i32 -> int64),
 //               avx2 (4 vectors of lanes: f16 through F16C, bf16 by a shift), avx512 (the same,
@@ -21,7 +21,7 @@
 // A float chain of 2^23 or more has no rounding bound below sum|x|: those rows (f32 accumulate from
 // 2^23, unrolled8 from 2^26, the serial SIMD kernels from 2^28 and 2^29) are reported as unchecked for
 // accuracy, and the exact check alone judges them.
-// Determinism (bench/determinism.hpp): every row adds in an order fixed by n and the thread count
+// Determinism (bench/api/determinism.hpp): every row adds in an order fixed by n and the thread count
 // (run_to_run), except OpenMP's over float partials and std::reduce's, marked below.
 #include <optional>
 #include <string>
@@ -30,7 +30,7 @@
 
 #include "bench/backends/cpu_isa.hpp"
 #include "bench/backends/cpu_runtime.hpp"
-#include "bench/cpu/backend.hpp"
+#include "bench/api/cpu_backend.hpp"
 #include "kernels/cpu/accumulate.hpp"
 #include "kernels/cpu/avx2.hpp"
 #include "kernels/cpu/avx512.hpp"

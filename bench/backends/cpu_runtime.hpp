@@ -15,7 +15,7 @@
 #include <string>
 #include <type_traits>
 
-#include "bench/cpu/backend.hpp"
+#include "bench/api/cpu_backend.hpp"
 #include "kernels/cpu/parallel.hpp"
 
 namespace rb::bench {

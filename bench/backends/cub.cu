@@ -10,7 +10,7 @@
 //   cub/acc16@f16,  DeviceReduce::Sum into the input's own 16-bit type, as a user calling Sum on
 //   cub/acc16@bf16  half data gets it: CUB then adds in that type (u = 2^-11 or 2^-8, f16 overflows
 //                   past 65504). The trap, made visible: no bound exists, its error is reported
-//                   and its exact check uses data exact in 16 bits (bench/exact_data.hpp).
+//                   and its exact check uses data exact in 16 bits (bench/detail/exact_data.hpp).
 // For n <= 4096 floats CUB runs one single-tile kernel, above that two (a grid over tiles, then one
 // block over the partials): the step between 2^12 and 2^13 in every CUB sweep.
 #include <cub/device/device_reduce.cuh>

@@ -3,7 +3,7 @@
 // adapters that state theirs beside it; it brings the adapter interface with it.
 #include <cstdint>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 
 namespace rb::bench::gpu {
 

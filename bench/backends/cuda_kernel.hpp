@@ -11,7 +11,7 @@
 #include <string>
 #include <type_traits>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "kernels/cuda/sum.hpp"
 #include "kernels/cuda/typed.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "bench/backends/cuda_kernel.hpp"
 #include "bench/backends/cub_structure.hpp"
-#include "bench/run_context.hpp"
+#include "bench/detail/run_context.hpp"
 #include "kernels/cuda/sum.hpp"
 
 namespace rb::bench::gpu {

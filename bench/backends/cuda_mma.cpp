@@ -9,7 +9,7 @@
 #include <string>
 
 #include "bench/backends/cuda_kernel.hpp"
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "common/dtype.hpp"
 #include "kernels/cuda/mma_sum.hpp"
 

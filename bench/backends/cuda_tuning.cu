@@ -33,7 +33,7 @@
 
 #include "bench/backends/cuda_kernel.hpp"
 #include "bench/backends/cub_structure.hpp"
-#include "bench/session.hpp"
+#include "bench/detail/session.hpp"
 #include "kernels/cuda/experimental/completions.cuh"
 #include "kernels/cuda/experimental/finish_staggered.cuh"
 #include "kernels/cuda/experimental/lean_completions.cuh"

@@ -6,7 +6,7 @@
 //                            symmetric kernels for the one value
 //   nccl/onepass/lsa         no host NCCL call: a kernel of ours reads every partial over NVLink
 //                            (NCCL >= 2.28 device API, every rank on one node)
-// They run when --gpus is given or the process is one of several ranks (bench/launch.hpp).
+// They run when --gpus is given or the process is one of several ranks (bench/launch/launch.hpp).
 // With --gpus=1: the local sum plus a one-rank collective (NCCL's copy), so the combine's fixed
 // cost shows against cub and cuda/onepass on the same GPU.
 #include <benchmark/benchmark.h>
@@ -15,9 +15,9 @@
 #include <optional>
 #include <vector>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/nccl/runner.hpp"
-#include "bench/run_context.hpp"
+#include "bench/detail/run_context.hpp"
 
 namespace rb::bench::gpu {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "kernels/cuda/ref.hpp"
 #include "kernels/cuda/tuning.cuh"
 #include "kernels/cuda/typed.hpp"

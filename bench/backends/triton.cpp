@@ -14,7 +14,7 @@
 
 #include "bench/backends/cub_structure.hpp"
 #include "bench/backends/triton_rows.hpp"
-#include "bench/session.hpp"
+#include "bench/detail/session.hpp"
 #include "kernels/triton/launch.hpp"
 
 namespace rb::bench::gpu {

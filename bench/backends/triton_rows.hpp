@@ -3,7 +3,7 @@
 // (triton_tuning.cpp) build theirs through these.
 #include <string>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "kernels/triton/tuning.hpp"
 
 namespace rb::bench::gpu {

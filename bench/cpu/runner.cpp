@@ -8,9 +8,9 @@
 #include <chrono>
 #include <vector>
 
-#include "bench/contention.hpp"
-#include "bench/measure.hpp"
-#include "bench/finish.hpp"
+#include "bench/detail/contention.hpp"
+#include "bench/detail/measure.hpp"
+#include "bench/detail/finish.hpp"
 
 namespace rb::bench {
 namespace {
@@ -40,7 +40,7 @@ void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     // Untimed calls on the input (the first starts the threads): accuracy, repeatability.
     double last_call = 0;
     m.on_input(accuracy_calls([&] { return timed_call(last_call); }));
-    // The exact check (once per backend and n, bench/verify.hpp) leaves exact data set 0 in place
+    // The exact check (once per backend and n, bench/detail/verify.hpp) leaves exact data set 0 in place
     // for the timed calls (--time_on=exact), or the input comes back (--time_on=input).
     m.structure = backend->structure();
     const ExactData data = exact_data_for(m.structure);

@@ -1,8 +1,8 @@
 #pragma once
 #include <cstdint>
 
-#include "bench/cpu/backend.hpp"
-#include "bench/registry.hpp"
+#include "bench/api/cpu_backend.hpp"
+#include "bench/detail/registry.hpp"
 
 namespace rb::bench {
 

@@ -1,5 +1,5 @@
 #pragma once
-// Every timed call's sum, for the per-call check (bench/verify.hpp), collected outside the timed
+// Every timed call's sum, for the per-call check (bench/detail/verify.hpp), collected outside the timed
 // region. A backend that leaves its sum in the result slot: the launch that poisons the slot
 // before each call first copies the previous call's sum into the next of GpuSession::kCallBatch
 // keeps (read back when they are full and at the end), so the check adds no operation per call.
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/gpu/session.hpp"
 
 namespace rb::bench::gpu {

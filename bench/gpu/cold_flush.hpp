@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <string>
 
-#include "bench/gpu/memory.hpp"
-#include "bench/options.hpp"
+#include "bench/api/gpu_memory.hpp"
+#include "bench/detail/options.hpp"
 
 namespace rb::bench::gpu {
 

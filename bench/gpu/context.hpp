@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/registry.hpp"
+#include "bench/detail/registry.hpp"
 
 namespace rb::bench {
 

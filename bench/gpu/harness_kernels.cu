@@ -97,7 +97,7 @@ void enqueue_scatter(cudaStream_t stream, float* x, const SparseSet& set) {
 
 namespace {
 
-// The same rules as bench/element.cpp, in device arithmetic: x * 2^20 is exact in float, and
+// The same rules as bench/detail/element.cpp, in device arithmetic: x * 2^20 is exact in float, and
 // rintf rounds to nearest even as nearbyint does on the host.
 template <class T>
 __device__ T stored_as(float x);

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "bench/exact_data.hpp"
-#include "bench/options.hpp"
+#include "bench/detail/exact_data.hpp"
+#include "bench/detail/options.hpp"
 
 namespace rb::bench::gpu {
 
@@ -35,10 +35,10 @@ void enqueue_keep_and_poison(cudaStream_t stream, void* slot, void* keep);
 // x[i] = value for i in [0, count).
 void enqueue_fill(cudaStream_t stream, float* x, std::int64_t count, float value);
 
-// x[set.index[k]] = set.value[k] for every nonzero of a sparse exact data set (bench/exact_data.hpp).
+// x[set.index[k]] = set.value[k] for every nonzero of a sparse exact data set (bench/detail/exact_data.hpp).
 void enqueue_scatter(cudaStream_t stream, float* x, const SparseSet& set);
 
-// dst[i] = src[i] stored as `d`, for i in [0, count): bitwise what bench/element.hpp's store() gives.
+// dst[i] = src[i] stored as `d`, for i in [0, count): bitwise what bench/detail/element.hpp's store() gives.
 void enqueue_store(cudaStream_t stream, Dtype d, const float* src, void* dst, std::int64_t count);
 
 // x[i] = synthetic value of i, for i in [0, n): bitwise what the host generates.

@@ -1,6 +1,6 @@
 // Built instead of the GPU layer when nvcc was not found at configure time.
 #include "bench/gpu/context.hpp"
-#include "bench/run_context.hpp"
+#include "bench/detail/run_context.hpp"
 
 namespace rb::bench {
 

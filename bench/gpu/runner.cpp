@@ -6,11 +6,11 @@
 //                                 buffer, once per backend and n; one call through a captured
 //                                 graph: stream_check.hpp); the timed data in place (exact data
 //                                 set 0, or the input: --time_on) and one call on it
-//   per sample (bench/measure.hpp decides how many):  [cold: the cold flush, cold_flush.hpp] -> poison result
+//   per sample (bench/detail/measure.hpp decides how many):  [cold: the cold flush, cold_flush.hpp] -> poison result
 //                    slot (keeping the previous call's sum, call_log.hpp) -> spin kernel -> start
 //                    event -> backend.enqueue() -> stop event -> wait for stop [-> result(), for
 //                    a backend whose sum is not in the slot]
-//   after the loop (untimed):     every call's sum checked (bench/finish.hpp), the input restored
+//   after the loop (untimed):     every call's sum checked (bench/detail/finish.hpp), the input restored
 //
 // Everything before the start event is queued behind the spin kernel, so the flush and the
 // host's launch latency never reach the events. A blocking backend (Thrust) instead waits for
@@ -31,8 +31,8 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
 #include <memory>
 #include <vector>
 
-#include "bench/ceiling.hpp"
-#include "bench/contention.hpp"
+#include "bench/detail/ceiling.hpp"
+#include "bench/detail/contention.hpp"
 #include "bench/gpu/call_log.hpp"
 #include "bench/gpu/clock_watch.hpp"
 #include "bench/gpu/cold_flush.hpp"
@@ -40,9 +40,9 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/session.hpp"
 #include "bench/gpu/stream_check.hpp"
-#include "bench/measure.hpp"
-#include "bench/finish.hpp"
-#include "bench/run_context.hpp"
+#include "bench/detail/measure.hpp"
+#include "bench/detail/finish.hpp"
+#include "bench/detail/run_context.hpp"
 
 namespace rb::bench {
 namespace {
@@ -66,7 +66,7 @@ GpuRuntime& runtime() {
   return r;
 }
 
-// The bound rows across GPUs (AcrossGpus, bench/definition.hpp): a single-GPU row frees their device
+// The bound rows across GPUs (AcrossGpus, bench/api/definition.hpp): a single-GPU row frees their device
 // memory before it runs, and they free the single-GPU session's (an input buffer per device can
 // fill the card: 2^35 floats over two GPUs need 64 GiB on each).
 // By row name: binding again (tests bind many times) replaces a row's, never adds a second.

@@ -8,11 +8,11 @@
 #include <map>
 #include <string>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/device.hpp"
-#include "bench/gpu/memory.hpp"
-#include "bench/session.hpp"
+#include "bench/api/gpu_memory.hpp"
+#include "bench/detail/session.hpp"
 
 namespace rb::bench::gpu {
 
@@ -46,13 +46,13 @@ class GpuSession {
   // after the largest. The first call allocates and fills the buffer for the largest selected n
   // that fits in free device memory; throws Skip for an n above that, saying how much it needs.
   const float* input(std::int64_t n);
-  // The same values stored as T (bench/element.hpp), converted on the device from input()'s
+  // The same values stored as T (bench/detail/element.hpp), converted on the device from input()'s
   // buffer into a buffer of their own, the same offset in elements.
   template <class T>
   const T* input_as(std::int64_t n) {
     return static_cast<const T*>(typed_input(dtype_of<T>, n));
   }
-  // The exact check in place (bench/verify.hpp): set `set`'s integers over x[0, n) and kPoison
+  // The exact check in place (bench/detail/verify.hpp): set `set`'s integers over x[0, n) and kPoison
   // over the kPadFloats after it, and the same stored as `d` over input_as's; the next input() or
   // restore() puts the input back.
   void fill_exact(std::int64_t n, int set, Dtype d = Dtype::f32, ExactData data = ExactData::dense);

@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/nccl/runner.hpp"
 #include "bench/nccl/team.hpp"
-#include "bench/sampling.hpp"
+#include "bench/detail/sampling.hpp"
 
 namespace rb::bench::nccl {
 

@@ -10,14 +10,14 @@
 
 #include "bench/gpu/clock_watch.hpp"
 #include "bench/gpu/session.hpp"
-#include "bench/measure.hpp"
+#include "bench/detail/measure.hpp"
 #include "bench/nccl/check.hpp"
 #include "bench/nccl/collective_row.hpp"
 #include "bench/nccl/faults.hpp"
 #include "bench/nccl/lsa_combine.hpp"
 #include "bench/nccl/symmetric.hpp"
 #include "bench/nccl/team.hpp"
-#include "bench/finish.hpp"
+#include "bench/detail/finish.hpp"
 #include "common/cuda_check.hpp"
 
 namespace rb::bench::nccl {
@@ -213,7 +213,7 @@ Measurement measurement_of(const Setup& s, const BackendDef<float>& def, double 
   return m;
 }
 
-// The checks and outcome (bench/finish.hpp, finish_case): the exact sum, the accuracy bound and
+// The checks and outcome (bench/detail/finish.hpp, finish_case): the exact sum, the accuracy bound and
 // the timed calls' sums against the warm-up's.
 void check_outcome(benchmark::State& state, Session& session, const BackendDef<float>& def, const Case& c,
                    const Reference& ref, Setup& s, double first_result, Timed& timed, const Clocks& clocks) {

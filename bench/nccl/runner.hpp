@@ -1,6 +1,6 @@
 #pragma once
 // The measurement loop of the nccl/* rows: n split over G GPUs, each summed by a single-GPU backend
-// (bench/gpu/backend.hpp), the G partials combined by one NCCL collective.
+// (bench/api/gpu_backend.hpp), the G partials combined by one NCCL collective.
 //
 //   per benchmark run (untimed):  every GPU's shard generated on that GPU; one local backend per
 //        GPU; a warm-up; the combine alone (30 samples: barrier -> start -> collective of one value
@@ -11,7 +11,7 @@
 //        partials -> stop event.
 //        The sample is the slowest GPU's start-to-stop; `local_us` its start-to-mid.
 //   agreement:  before the stopping rule sees a sample, the sample and the wall time spent are
-//        replaced by their maximum over every rank (bench/measure.hpp, Agree), so every rank takes
+//        replaced by their maximum over every rank (bench/detail/measure.hpp, Agree), so every rank takes
 //        the same number of samples and the collectives stay paired. Skips and set-up errors are
 //        agreed the same way (Team::all_ok) before any rank leaves the row.
 //   after (untimed):  the solo baseline (rank 0's local backend on its shard, the other GPUs idle,
@@ -23,9 +23,9 @@
 
 #include <string>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/nccl/symmetric.hpp"
-#include "bench/session.hpp"
+#include "bench/detail/session.hpp"
 
 namespace rb::bench::nccl {
 

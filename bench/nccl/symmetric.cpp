@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/nccl/check.hpp"
 #include "common/cuda_check.hpp"
 

@@ -15,9 +15,9 @@
 #include "bench/gpu/harness_kernels.cuh"
 #include "bench/gpu/session.hpp"
 #include "bench/nccl/check.hpp"
-#include "bench/nccl/rank_channel.hpp"
-#include "bench/nccl/rendezvous.hpp"
-#include "bench/session.hpp"
+#include "bench/launch/rank_channel.hpp"
+#include "bench/launch/rendezvous.hpp"
+#include "bench/detail/session.hpp"
 #include "common/cuda_check.hpp"
 
 namespace rb::bench::nccl {

@@ -4,7 +4,7 @@
 // per GPU. In one process (--gpus=G) the team holds G GPUs, ranks 0..G-1; under a launcher each
 // process holds --gpus GPUs (default 1) and ranks rank*G ... rank*G + G-1.
 // Either way the communicators come from one ncclCommInitRank per GPU inside a group, with the
-// unique id from rank 0 (MPI when built with it, else the rendezvous: bench/nccl/rendezvous.hpp).
+// unique id from rank 0 (MPI when built with it, else the rendezvous: bench/launch/rendezvous.hpp).
 //
 // Every host-side wait polls instead of blocking, checking the communicators' asynchronous errors
 // and a deadline (--collective_timeout, default 300 s): a peer that died or a collective that
@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "bench/gpu/cold_flush.hpp"
-#include "bench/gpu/memory.hpp"
-#include "bench/launch.hpp"
+#include "bench/api/gpu_memory.hpp"
+#include "bench/launch/launch.hpp"
 #include "bench/nccl/lsa_combine.hpp"
 #include "bench/nccl/shard.hpp"
 #include "bench/nccl/symmetric.hpp"
-#include "bench/options.hpp"
+#include "bench/detail/options.hpp"
 
 namespace rb::bench::nccl {
 

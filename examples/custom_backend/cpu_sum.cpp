@@ -1,10 +1,10 @@
 // A user's CPU kernel and its adapter, registered with reduce_bench's harness in one line.
 // sum4 keeps four float accumulators, each over every fourth element, and adds them pairwise at
-// the end: that is lanes(Accumulator::f32, 4) (bench/summation.hpp), from which the harness
+// the end: that is lanes(Accumulator::f32, 4) (bench/api/summation.hpp), from which the harness
 // derives the accuracy bound it checks every result against.
 #include <cstdint>
 
-#include "bench/cpu/backend.hpp"
+#include "bench/api/cpu_backend.hpp"
 
 namespace {
 

@@ -1,9 +1,9 @@
-// The adapter that hands gpu_sum.cu to reduce_bench's harness (bench/gpu/backend.hpp): the
+// The adapter that hands gpu_sum.cu to reduce_bench's harness (bench/api/gpu_backend.hpp): the
 // constructor takes scratch for the partials (untimed), enqueue() only launches, result() reads
 // the sum back, structure() states how the kernels add.
 #include <cstdint>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "gpu_sum.hpp"
 
 namespace {

@@ -18,7 +18,7 @@
 //               conversion is one extra uop per 4 floats.
 //
 // Every one but Kahan is the same loop (simd_sum.hpp) over its input and accumulator type, in the
-// terms of bench/summation.hpp lanes(acc, L, 3): L lanes, each a chain of at most ceil(n / L) + 3
+// terms of bench/api/summation.hpp lanes(acc, L, 3): L lanes, each a chain of at most ceil(n / L) + 3
 // additions, then a fixed tree of log2 L levels. Every element is first converted exactly.
 //
 //   kernel       input  accumulator                  L

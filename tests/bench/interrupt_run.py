@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""reduce_bench under SIGINT/SIGTERM (bench/interrupt.hpp), end to end.
+"""reduce_bench under SIGINT/SIGTERM (bench/detail/interrupt.hpp), end to end.
 
 usage: interrupt_run.py REDUCE_BENCH INT|TERM [--twice]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""reduce_bench's --benchmark_out, whole or absent (bench/output_file.hpp), end to end.
+"""reduce_bench's --benchmark_out, whole or absent (bench/detail/output_file.hpp), end to end.
 
 usage: output_file_run.py REDUCE_BENCH concurrent|second_signal
 

@@ -1,4 +1,4 @@
-#include "bench/benchmark_flags.hpp"
+#include "bench/detail/benchmark_flags.hpp"
 
 #include <gtest/gtest.h>
 

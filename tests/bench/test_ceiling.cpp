@@ -1,5 +1,5 @@
-// The ceilings (bench/ceiling.hpp): each regime's bound from the hardware's numbers.
-#include "bench/ceiling.hpp"
+// The ceilings (bench/detail/ceiling.hpp): each regime's bound from the hardware's numbers.
+#include "bench/detail/ceiling.hpp"
 
 #include <gtest/gtest.h>
 

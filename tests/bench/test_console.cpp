@@ -1,4 +1,4 @@
-#include "bench/console.hpp"
+#include "bench/detail/console.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Other processes' load during a row (bench/contention.hpp): the /proc parsing on fixed text, a
+// Other processes' load during a row (bench/detail/contention.hpp): the /proc parsing on fixed text, a
 // window with a spinning child process, a quiet one, and a CPU row through the harness with one.
 #include <gtest/gtest.h>
 
@@ -14,8 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/contention.hpp"
-#include "bench/cpu/backend.hpp"
+#include "bench/detail/contention.hpp"
+#include "bench/api/cpu_backend.hpp"
 #include "kernels/cpu/accumulate.hpp"
 #include "tests/support/run_cases.hpp"
 

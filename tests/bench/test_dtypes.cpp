@@ -1,4 +1,4 @@
-// The element-type axis (--dtype, bench/element.hpp) through the real harness: every type sums the
+// The element-type axis (--dtype, bench/detail/element.hpp) through the real harness: every type sums the
 // f32 input stored in that type, against references over the values as stored; names carry the
 // type; a wrong typed row fails verification like an f32 one.
 #include <gtest/gtest.h>
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/cpu/backend.hpp"
-#include "bench/element.hpp"
+#include "bench/api/cpu_backend.hpp"
+#include "bench/detail/element.hpp"
 #include "kernels/cpu/accumulate.hpp"
 #include "tests/support/data.hpp"
 #include "tests/support/run_cases.hpp"

@@ -1,6 +1,6 @@
-// The exact check's sparse data (bench/exact_data.hpp): a 16-bit accumulator sums it exactly in
+// The exact check's sparse data (bench/detail/exact_data.hpp): a 16-bit accumulator sums it exactly in
 // any order, where it does not sum the dense integers exactly; and every set touches both ends.
-#include "bench/exact_data.hpp"
+#include "bench/detail/exact_data.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "bench/input.hpp"
+#include "bench/detail/input.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
-// bench/interrupt.hpp: the signal handlers (in child processes: a signal sets process-wide
+// bench/detail/interrupt.hpp: the signal handlers (in child processes: a signal sets process-wide
 // state) and the --benchmark_out probe. tests/bench/interrupt_run.py runs reduce_bench itself.
-#include "bench/interrupt.hpp"
+#include "bench/detail/interrupt.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/session.hpp"
+#include "bench/detail/session.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "bench/options.hpp"
+#include "bench/detail/options.hpp"
 
 #include <gtest/gtest.h>
 
@@ -214,7 +214,7 @@ TEST(Options, EveryFlagInTheHelpIsParsed) {
   EXPECT_TRUE(Argv({"--version"}).parse().version);
 }
 
-// Google Benchmark's flags pass through, but a bad value of one stops here (bench/benchmark_flags.hpp).
+// Google Benchmark's flags pass through, but a bad value of one stops here (bench/detail/benchmark_flags.hpp).
 TEST(Options, GoogleBenchmarksBadValuesAreUsageErrors) {
   Argv good({"--benchmark_out_format=csv", "--benchmark_repetitions=3"});
   EXPECT_EQ(good.parse().repetitions, 3);

@@ -1,6 +1,6 @@
-// bench/output_file.hpp: the --benchmark_out temporary checked, renamed or copied, and removed in
+// bench/detail/output_file.hpp: the --benchmark_out temporary checked, renamed or copied, and removed in
 // every case. tests/bench/output_file_run.py runs reduce_bench itself (two writers, two signals).
-#include "bench/output_file.hpp"
+#include "bench/detail/output_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/interrupt.hpp"
+#include "bench/detail/interrupt.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "bench/reference.hpp"
+#include "bench/detail/reference.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// What storing the input as a type does to it (bench/stored_input.hpp), counted from the two
+// What storing the input as a type does to it (bench/detail/stored_input.hpp), counted from the two
 // references, against a count element by element; and the reference's zeros and ties at its
 // largest magnitude across the scan's 2^20-element chunks.
-#include "bench/stored_input.hpp"
+#include "bench/detail/stored_input.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// The checks (bench/verify.hpp) against summation orders simulated on the host: a bound
+// The checks (bench/detail/verify.hpp) against summation orders simulated on the host: a bound
 // must hold for a correct order with the structure it states, and fail for a wrong one.
-#include "bench/verify.hpp"
+#include "bench/detail/verify.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "bench/exact_data.hpp"
+#include "bench/detail/exact_data.hpp"
 #include "common/synth.hpp"
 #include "tests/support/data.hpp"
 

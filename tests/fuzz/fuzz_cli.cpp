@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "bench/options.hpp"
+#include "bench/detail/options.hpp"
 #include "common/sizes.hpp"
 
 namespace {

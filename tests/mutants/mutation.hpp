@@ -11,12 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "bench/session.hpp"
+#include "bench/detail/session.hpp"
 #include "tests/support/run_cases.hpp"
 
 namespace rb::test {
 
-// The check meant to catch a mutant (bench/verify.hpp, bench/ceiling.hpp).
+// The check meant to catch a mutant (bench/detail/verify.hpp, bench/detail/ceiling.hpp).
 enum class Catcher { exact, accuracy, calls, ceiling };
 
 struct Mutant {

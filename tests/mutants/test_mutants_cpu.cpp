@@ -188,7 +188,7 @@ class Bf16Chain final : public CpuBackend {
   CpuProblemOf<rb::bf16> p_;
 };
 
-// A 16-bit accumulator's exact check (sparse data, bench/exact_data.hpp) passes an honest bf16
+// A 16-bit accumulator's exact check (sparse data, bench/detail/exact_data.hpp) passes an honest bf16
 // chain and catches one that drops x[n-1]; the same chain stating a float accumulator gets the
 // dense data, which no bf16 accumulator sums exactly, and fails.
 TEST(Mutants, SixteenBitAccumulatorsGetExactDataTheyCanSum) {

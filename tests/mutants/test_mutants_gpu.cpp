@@ -13,9 +13,9 @@
 #include <random>
 
 #include "bench/backends/cuda_kernel.hpp"
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/gpu/context.hpp"
-#include "bench/registry.hpp"
+#include "bench/detail/registry.hpp"
 #include "tests/mutants/mutation.hpp"
 #include "common/sizes.hpp"
 #include "tests/support/gpu.hpp"

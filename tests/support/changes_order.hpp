@@ -1,10 +1,10 @@
 #pragma once
 // A CPU row whose order of additions changes from call to call: 8 lanes on odd calls, a single
 // chain on even ones. Exact and within its stated bound each time, with other bits: only a
-// determinism promise can catch it (bench/determinism.hpp).
+// determinism promise can catch it (bench/api/determinism.hpp).
 #include <cstdint>
 
-#include "bench/cpu/backend.hpp"
+#include "bench/api/cpu_backend.hpp"
 #include "kernels/cpu/accumulate.hpp"
 #include "kernels/cpu/unrolled.hpp"
 

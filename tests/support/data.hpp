@@ -1,11 +1,11 @@
 #pragma once
-// Test inputs and the accuracy rule (bench/verify.hpp), for kernel and harness tests.
+// Test inputs and the accuracy rule (bench/detail/verify.hpp), for kernel and harness tests.
 #include <cstdint>
 #include <span>
 #include <vector>
 
-#include "bench/reference.hpp"
-#include "bench/verify.hpp"
+#include "bench/detail/reference.hpp"
+#include "bench/detail/verify.hpp"
 
 namespace rb::test {
 
@@ -15,14 +15,14 @@ std::vector<float> random_signed(std::int64_t n, std::uint64_t seed);
 // Large values of both signs that cancel, plus small ones: naive float sums lose the small ones.
 std::vector<float> ill_conditioned(std::int64_t n, std::uint64_t seed);
 
-// The fp64 reference of x (bench/reference.cpp's compensated sum).
+// The fp64 reference of x (bench/detail/reference.cpp's compensated sum).
 bench::Reference reference_of(std::span<const float> x);
 
 // How the kernel tests bound a sum of n values: a float tree (8 log2 n float levels), one float
 // chain (8 (n - 1) additions) or double accumulation (8 (n - 1) double additions). The factor 8
 // leaves room for what a kernel adds beyond a pure tree or chain (lanes, tails, completions):
 // these tests look for wrong elements at small odd sizes, where any such bug is far above it.
-// The harness states each backend's real structure instead (bench/summation.hpp).
+// The harness states each backend's real structure instead (bench/api/summation.hpp).
 enum class Acc { f32_tree, f32_sequential, f64 };
 bench::Structure structure(Acc acc, std::int64_t n);
 inline bench::Verdict verify(double got, const bench::Reference& ref, Acc acc) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "bench/measure.hpp"
+#include "bench/detail/measure.hpp"
 
 namespace rb::test {
 namespace {

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/registration.hpp"
-#include "bench/registry.hpp"
-#include "bench/session.hpp"
+#include "bench/api/registration.hpp"
+#include "bench/detail/registry.hpp"
+#include "bench/detail/session.hpp"
 
 namespace rb::test {
 

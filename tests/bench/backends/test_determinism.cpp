@@ -1,4 +1,4 @@
-// Every registered row that promises run_to_run or gpu_to_gpu (bench/determinism.hpp) returns the
+// Every registered row that promises run_to_run or gpu_to_gpu (bench/api/determinism.hpp) returns the
 // same bits from repeated calls on the same data: odd sizes from 1 to beyond 2^31, uniform random
 // floats (an integer input would add exactly in any order and could not tell), the GPU rows with
 // the L2 flushed between calls; gpu_to_gpu rows also on a second GPU where one is visible. Rows that promise nothing
@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "bench/cpu/backend.hpp"
-#include "bench/input.hpp"
-#include "bench/session.hpp"
+#include "bench/api/cpu_backend.hpp"
+#include "bench/detail/input.hpp"
+#include "bench/detail/session.hpp"
 #include "tests/support/changes_order.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 #if RB_TEST_HAVE_CUDA
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/gpu/device.hpp"
 #include "bench/gpu/session.hpp"
 #endif

@@ -2,9 +2,9 @@
 // CUB's single-tile/two-kernel boundary, and one size above 2^31 (64-bit counts end to end).
 #include <gtest/gtest.h>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/gpu/context.hpp"
-#include "bench/registry.hpp"
+#include "bench/detail/registry.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 

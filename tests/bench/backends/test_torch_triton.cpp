@@ -5,9 +5,9 @@
 
 #include <random>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/gpu/context.hpp"
-#include "bench/registry.hpp"
+#include "bench/detail/registry.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 

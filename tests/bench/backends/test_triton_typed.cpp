@@ -1,7 +1,7 @@
 // The Triton rows of the element types other than f32 through the real harness (--dtype):
 // triton/onepass@f64, @f16, @bf16, @i32 and triton/onepass_acc16@f16, @bf16 are registered under
 // those names, and every one of them is verified at odd and large sizes (the 16-bit accumulator's
-// rows by the exact check on the sparse data their accumulator adds exactly: bench/exact_data.hpp).
+// rows by the exact check on the sparse data their accumulator adds exactly: bench/detail/exact_data.hpp).
 // On a machine that cannot run triton the run is skipped with the reason.
 #include <gtest/gtest.h>
 
@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/element.hpp"
+#include "bench/detail/element.hpp"
 #include "bench/gpu/context.hpp"
-#include "bench/registry.hpp"
+#include "bench/detail/registry.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "bench/cpu/runner.hpp"
-#include "bench/finish.hpp"
-#include "bench/measure.hpp"
+#include "bench/detail/finish.hpp"
+#include "bench/detail/measure.hpp"
 #include "common/sizes.hpp"
 #include "kernels/cpu/accumulate.hpp"
 #include "tests/support/data.hpp"

@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/device.hpp"
 #include "bench/gpu/harness_kernels.cuh"
-#include "bench/input.hpp"
-#include "bench/registry.hpp"
+#include "bench/detail/input.hpp"
+#include "bench/detail/registry.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 

@@ -3,7 +3,7 @@
 # way torchrun does (RANK, WORLD_SIZE, LOCAL_RANK, TORCHELASTIC_RUN_ID), meeting through a file:
 # rendezvous in a new directory or tcp:127.0.0.1 on a free port; or by MPIEXEC -np 2 (OpenMPI's
 # mpirun; PROG built with MPI), MPI carrying the exchange. Needs no GPU: the ranks compare their
-# arguments (bench/agreement.hpp) before any GPU call. Three runs:
+# arguments (bench/launch/agreement.hpp) before any GPU call. Three runs:
 #   sizes  rank 1 with another --sizes  } both ranks exit 2; rank 0's stderr holds exactly one
 #   seed   rank 1 with another --seed   } "disagree" line, naming the field and both values
 #   same   the same arguments: they get past the agreement (no exit 2, no "disagree"); where

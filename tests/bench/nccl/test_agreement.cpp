@@ -1,6 +1,6 @@
-// The ranks' agreement on their arguments at start (bench/agreement.hpp): the fingerprint, the
+// The ranks' agreement on their arguments at start (bench/launch/agreement.hpp): the fingerprint, the
 // comparison and its message, the verdict, and the exchange over the file and tcp rendezvous
-// between threads (bench/nccl/rendezvous.hpp), without a GPU or a second process.
+// between threads (bench/launch/rendezvous.hpp), without a GPU or a second process.
 #include <gtest/gtest.h>
 
 #include <netinet/in.h>
@@ -16,10 +16,10 @@
 #include <utility>
 #include <vector>
 
-#include "bench/agreement.hpp"
-#include "bench/nccl/rank_channel.hpp"
-#include "bench/nccl/rendezvous.hpp"
-#include "bench/session.hpp"
+#include "bench/launch/agreement.hpp"
+#include "bench/launch/rank_channel.hpp"
+#include "bench/launch/rendezvous.hpp"
+#include "bench/detail/session.hpp"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "bench/launch.hpp"
-#include "bench/nccl/rendezvous.hpp"
+#include "bench/launch/launch.hpp"
+#include "bench/launch/rendezvous.hpp"
 #include "bench/nccl/shard.hpp"
 
 namespace {

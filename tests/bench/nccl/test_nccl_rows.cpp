@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/nccl/runner.hpp"
 #include "bench/nccl/symmetric.hpp"
-#include "bench/registration.hpp"
-#include "bench/registry.hpp"
+#include "bench/api/registration.hpp"
+#include "bench/detail/registry.hpp"
 #include "tests/support/gpu.hpp"
 #include "tests/support/run_cases.hpp"
 

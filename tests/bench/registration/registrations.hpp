@@ -11,7 +11,7 @@ int evaluations();
 // When true, both files also register a backend named "t/dup".
 extern bool register_duplicates;
 
-// The CPU names in the order the rule gives (bench/registry.hpp): registrations sorted by their
+// The CPU names in the order the rule gives (bench/detail/registry.hpp): registrations sorted by their
 // first name, rows within one registration as listed.
 inline const std::vector<std::string> kCpuOrder = {"t/alpha_b", "t/alpha_a", "t/mid", "t/zeta"};
 inline const std::vector<std::string> kGpuOrder = {"t/gpu_a", "t/gpu_b2", "t/gpu_b1"};

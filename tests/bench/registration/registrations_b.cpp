@@ -1,10 +1,10 @@
 // Registrations for test_registration.cpp (see registrations_a.cpp).
 #include <vector>
 
-#include "bench/cpu/backend.hpp"
+#include "bench/api/cpu_backend.hpp"
 #include "tests/bench/registration/registrations.hpp"
 #if RB_TEST_GPU
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #endif
 
 namespace rb::test {

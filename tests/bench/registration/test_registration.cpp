@@ -1,4 +1,4 @@
-// RB_REGISTER_BACKEND (bench/registration.hpp): expressions run when the backends are bound, not
+// RB_REGISTER_BACKEND (bench/api/registration.hpp): expressions run when the backends are bound, not
 // during static initialisation; the sweep order is the stated rule whatever the link order (this
 // file is built twice, with registrations_a.cpp and registrations_b.cpp linked in both orders);
 // a name registered twice is refused, naming both places.
@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "bench/cpu/backend.hpp"
-#include "bench/registry.hpp"
+#include "bench/api/cpu_backend.hpp"
+#include "bench/detail/registry.hpp"
 #include "tests/bench/registration/registrations.hpp"
 #include "tests/support/run_cases.hpp"
 #if RB_TEST_GPU
-#include "bench/gpu/backend.hpp"
+#include "bench/api/gpu_backend.hpp"
 #endif
 
 namespace {

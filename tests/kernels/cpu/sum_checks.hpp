@@ -37,6 +37,14 @@ SumFn runtime_fn(Args... args) {
 
 inline std::string need_avx2() { return cpu::has_avx2() ? "" : "CPU lacks AVX2"; }
 inline std::string need_avx512() { return cpu::has_avx512f() ? "" : "CPU lacks AVX-512F"; }
+inline std::string need_avx2_f16c() {
+  if (!cpu::has_avx2()) return "CPU lacks AVX2";
+  return cpu::has_f16c() ? "" : "CPU lacks F16C";
+}
+inline std::string need_avx512_bf16() {
+  if (!cpu::has_avx512f()) return "CPU lacks AVX-512F";
+  return cpu::has_avx512_bf16() ? "" : "CPU lacks AVX512_BF16";
+}
 
 inline constexpr std::int64_t kEverySizeMax = 4099;
 inline constexpr int kMaxOffset = 7;

@@ -93,7 +93,7 @@ int tree_depth(std::int64_t k) {
   return d;
 }
 
-// The bound bench/backends/cuda_mma.cpp states, as bench/summation.cpp evaluates it: every element
+// The bound bench/backends/cuda_mma.cpp states, as bench/api/summation.cpp evaluates it: every element
 // meets at most d roundings of u = 2^-24,
 //   kRoundingsPerMma per mma.sync of the longest C fragment chain (mma_sum.hpp says why 48)
 //   + 1 + log2(accumulators)     rows r and r + 8 of column 0, then the fragments pairwise

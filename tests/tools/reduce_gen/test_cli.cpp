@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/input.hpp"
+#include "bench/detail/input.hpp"
 #include "tools/reduce_gen/writer.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <vector>
 
-#include "bench/input.hpp"
+#include "bench/detail/input.hpp"
 #include "tools/reduce_gen/values.hpp"
 
 namespace {
