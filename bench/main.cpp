@@ -21,6 +21,7 @@
 #include "bench/detail/interrupt.hpp"
 #include "bench/detail/measure.hpp"
 #include "bench/launch/launch.hpp"
+#include "bench/launch/processes.hpp"
 #include "bench/detail/options.hpp"
 #include "bench/detail/output_file.hpp"
 #include "bench/detail/progress.hpp"
@@ -304,8 +305,10 @@ std::size_t run_registered(Session& session, OutputFile& output) {
 }
 
 int run(int argc, char** argv) {
+  const std::vector<std::string> given(argv, argv + argc);  // --processes passes them on
   Options options;
   if (const int status = parse_ours(argc, argv, options); status != kGoOn) return status;
+  if (options.processes > 1 && !options.list_backends && !options.list_tests) return run_processes(given, options);
   std::vector<char*> args(argv, argv + argc);
   OutputFile output;  // rank 0's --benchmark_out goes to a temporary, moved onto the file when whole
   std::string min_time = kOneIterationFlag;

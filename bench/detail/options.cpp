@@ -216,6 +216,19 @@ const std::vector<Flag>& flags() {
        "run every benchmark twice in this process: by the stopping rule, and\n"
        "by Google Benchmark's rule with min time T (named .../min_time:T), to\n"
        "check one against the other on this machine"},
+      {"--processes", "P", false,
+       [](Options& o, const std::string& v) {
+         const std::int64_t p = parse_count("--processes", v);
+         if (p < 1 || p > kMaxProcesses) {
+           throw UsageError("invalid --processes '" + v + "': 1 to " + std::to_string(kMaxProcesses));
+         }
+         o.processes = static_cast<int>(p);
+       },
+       "run the sweep in P fresh processes, one after another, and pool their\n"
+       "rows as repetitions: each row's interval then covers what a process\n"
+       "draws once (where its buffers landed, its core, its GPU context), which\n"
+       "one process cannot see (default 1; 3 or more to claim the target across\n"
+       "processes; JSON --benchmark_out only; docs/methodology.md)"},
       {"--gpus", "G|all", false,
        [](Options& o, const std::string& v) {
          o.gpus = v == "all" ? 0 : static_cast<int>(std::min<std::int64_t>(parse_count("--gpus", v), 1 << 20));

@@ -14,6 +14,7 @@ namespace rb::bench {
 using Dist = rb::synth::Dist;
 
 inline constexpr int kMaxOffset = 64;
+inline constexpr int kMaxProcesses = 100;  // --processes
 
 // What the timed calls sum (docs/methodology.md, "What every call is checked against").
 enum class TimedData { exact, input };
@@ -37,6 +38,7 @@ struct Options {
   bool user_min_time = false;       // --benchmark_min_time given: Google Benchmark's rule instead
   double compare_min_time = 0;      // --compare_min_time: a Google Benchmark-rule twin per case
   int repetitions = 1;              // --benchmark_repetitions (read, and passed on)
+  int processes = 1;                // --processes: the run repeated in this many fresh processes, pooled
   bool user_console_flags = false;  // --benchmark_format/_color/_counters_tabular: GB's console
   bool list_tests = false;          // --benchmark_list_tests given: do not touch data
   int gpus = 1;                     // --gpus: GPUs per process of the collective rows; 0 = all visible
