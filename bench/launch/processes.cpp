@@ -31,6 +31,13 @@ extern "C" void pass_on(int sig) {
   if (g_child > 0) kill(static_cast<pid_t>(g_child), sig);
 }
 
+// `argv` as the char* list that OutputFile and the output checks take (not owned).
+std::vector<char*> pointers(const std::vector<std::string>& argv) {
+  std::vector<char*> out;
+  for (const std::string& a : argv) out.push_back(const_cast<char*>(a.c_str()));
+  return out;
+}
+
 bool is_output_flag(const std::string& a) {
   return a.starts_with("--benchmark_out=") || a.starts_with("--benchmark_out_format=");
 }
@@ -48,8 +55,7 @@ std::vector<std::string> child_arguments(const std::vector<std::string>& argv, c
 
 // Runs one process to its end: its exit status, or 128 + the signal that ended it.
 int run_one(const std::vector<std::string>& args) {
-  std::vector<char*> cargs;
-  for (const std::string& a : args) cargs.push_back(const_cast<char*>(a.c_str()));
+  std::vector<char*> cargs = pointers(args);
   cargs.push_back(nullptr);
   std::fflush(stdout);
   std::fflush(stderr);
@@ -146,8 +152,7 @@ void remove_folder(const std::string& dir, const std::vector<std::string>& paths
 
 // Writes the pooled document through an OutputFile (whole or absent). False when it could not.
 bool write_pooled(const std::vector<std::string>& argv, const Json& pooled) {
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  std::vector<char*> args = pointers(argv);
   OutputFile output;
   if (const std::string why = output.redirect(args); !why.empty()) {
     std::fprintf(stderr, "reduce_bench: %s\n", why.c_str());
@@ -173,9 +178,7 @@ int run_processes(const std::vector<std::string>& argv, const Options& options) 
     std::fprintf(stderr, "reduce_bench: --processes pools JSON: --benchmark_out_format must be json (see --help)\n");
     return kExitUsage;
   }
-  std::vector<char*> check;
-  for (const std::string& a : argv) check.push_back(const_cast<char*>(a.c_str()));
-  if (const std::string why = unwritable_output(check); !why.empty()) {
+  if (const std::string why = unwritable_output(pointers(argv)); !why.empty()) {
     std::fprintf(stderr, "reduce_bench: %s (see --help)\n", why.c_str());
     return kExitUsage;
   }
