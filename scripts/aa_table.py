@@ -9,7 +9,9 @@ target_met = 1 is a pair; a pair is disjoint when [median (1 - precision), media
 of one does not meet the other's. Prints a Markdown table of disjoint pairs, GPU and CPU rows
 apart (CPU: names starting cpu/ or ref/cpu), pairs within one process and across two, n up to
 2^20 and above; then the rows that claim precision 0, and the share of repetitions with
-target_met. Two valid 95% intervals of one median are disjoint in about 1% of pairs.
+target_met. Two valid 95% intervals of one median are disjoint in about 1% of pairs. A RUN made
+with --processes pools several processes (each row's "process"): pairs between its own processes
+are counted apart ("within one pool"), as its between term was estimated from them.
 --compact writes each RUN's repetition rows with the fields this table reads (the evidence kept
 under results/) as OUT_DIR/<name>.json.gz. Standard library only.
 """
@@ -26,7 +28,7 @@ from formatting import md_table  # noqa: E402  (scripts/formatting.py, standard 
 
 FIELDS = ("name", "run_name", "run_type", "repetition_index", "repetitions", "real_time", "cpu_time", "time_unit",
           "iterations", "samples", "precision", "precision_run", "between", "target_met", "correlated", "drift",
-          "contended", "error_occurred", "error_message", "skipped", "skip_message")
+          "contended", "process", "error_occurred", "error_message", "skipped", "skip_message")
 
 
 def load(path):
@@ -73,13 +75,15 @@ def table(runs):
                 zero.append(name)
         claimed = [(p, r) for p, r in reps if r.get("target_met") == 1]
         for (pa, a), (pb, b) in itertools.combinations(claimed, 2):
-            key = (side(name), "within one process" if pa == pb else "across processes",
+            same = a.get("process", 0) == b.get("process", 0)
+            where = ("within one process" if same else "within one pool") if pa == pb else "across processes"
+            key = (side(name), where,
                    "n <= 2^20" if size_of(name) <= 1 << 20 else "n > 2^20")
             pairs[key] = pairs.get(key, 0) + 1
             off[key] = off.get(key, 0) + disjoint(a, b)
     body = []
     for s in ("GPU", "CPU"):
-        for where in ("within one process", "across processes"):
+        for where in ("within one process", "within one pool", "across processes"):
             keys = [k for k in pairs if k[0] == s and k[1] == where]
             for k in sorted(keys, key=lambda k: k[2]):
                 body.append([s, where, k[2], pairs[k], off[k], "{:.1f}%".format(100.0 * off[k] / pairs[k])])

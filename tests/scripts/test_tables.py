@@ -473,6 +473,18 @@ class AaTable(Case):
         code, again, err = run(AA_TABLE, *compact)
         self.assertEqual((code, again), (0, out), err)
 
+    def test_pooled_runs(self):
+        """A --processes file: pairs between its own processes are "within one pool"."""
+        def pooled(*times):
+            return {"context": {"processes": str(len(times))}, "benchmarks": [
+                dict(self.rep("cub/1024/hot", t, 0.004, index=p), process=p) for p, t in enumerate(times)]}
+        a, b = pooled(100.0, 101.0, 100.2), pooled(100.1, 103.0)
+        code, out, err = run(AA_TABLE, self.file("a.json", a), self.file("b.json", b))
+        self.assertEqual(code, 0, err)
+        self.assertNotIn("within one process", out)
+        self.assertIn("| GPU | within one pool | all | 4 | 2 | **50.0%** |", out)  # 100.0-101.0, 100.1-103.0
+        self.assertIn("| GPU | across processes | all | 6 | 4 | **66.7%** |", out)
+
     def test_no_repetition_rows(self):
         code, _, err = run(AA_TABLE, self.file("a.json", {"context": {}, "benchmarks": []}))
         self.assertEqual(code, 2)
