@@ -94,7 +94,7 @@ std::string output_format(const std::vector<std::string>& argv) {
 
 std::string percent(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "+-%.2g%%", 100 * v);
+  std::snprintf(buf, sizeof buf, "+-%.3g%%", 100 * v);
   return buf;
 }
 

@@ -209,7 +209,7 @@ TEST(Options, EveryFlagInTheHelpIsParsed) {
       }
     }
   }
-  EXPECT_EQ(flags, 24);
+  EXPECT_EQ(flags, 25);
   EXPECT_TRUE(Argv({"-h"}).parse().help);
   EXPECT_TRUE(Argv({"--version"}).parse().version);
 }
