@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "bench/detail/repetitions.hpp"
+#include "bench/detail/sampling.hpp"
 
 namespace rb::bench {
 namespace {
@@ -63,15 +64,10 @@ PooledRow widen(std::vector<Entry>& runs, double target) {
     r.set("precision", Json::number(wide));
     if (r.find("target_met") && wide > target) r.set("target_met", Json::number(0));
     if (number_of(r, "target_met", 0) > 0) ++out.target_met;
-    out.precision = std::max(out.precision, wide);
     medians.push_back(number_of(r, "median_us", 0));
   }
   out.processes = static_cast<int>(seen.size());
-  if (!medians.empty()) {
-    std::sort(medians.begin(), medians.end());
-    const std::size_t m = medians.size();
-    out.median_us = m % 2 ? medians[m / 2] : (medians[m / 2 - 1] + medians[m / 2]) / 2;
-  }
+  if (!medians.empty()) out.median_us = quantile(medians, 0.5);
   return out;
 }
 

@@ -17,7 +17,6 @@ struct PooledRow {
   int processes = 0;     // processes that measured it
   double median_us = 0;  // the median of its runs' medians
   double between = 0;    // the between term over all of them (0 with fewer than 2)
-  double precision = 0;  // the widest widened precision among them
   int target_met = 0;    // runs that still meet the target
 };
 
