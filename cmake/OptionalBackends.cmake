@@ -21,14 +21,17 @@ endif()
 if(RB_ENABLE_TORCH)
   set(RB_TORCH_REASON "not built: libtorch not found at configure time")
   if(Python3_Interpreter_FOUND)
-    execute_process(COMMAND ${Python3_EXECUTABLE} -c "import torch; print(torch.utils.cmake_prefix_path)"
+    # torch's package folder without importing torch (an import loads its CUDA libraries: seconds
+    # on every configure); torch.utils.cmake_prefix_path is <package>/share/cmake.
+    execute_process(COMMAND ${Python3_EXECUTABLE} -c
+                            "import importlib.util as u, os; s = u.find_spec('torch'); print(os.path.join(s.submodule_search_locations[0], 'share', 'cmake'))"
                     OUTPUT_VARIABLE _rb_torch_prefix OUTPUT_STRIP_TRAILING_WHITESPACE
                     RESULT_VARIABLE _rb_torch_rc ERROR_QUIET)
     if(_rb_torch_rc EQUAL 0)
       list(APPEND CMAKE_PREFIX_PATH "${_rb_torch_prefix}")
       find_package(Torch QUIET)
     else()
-      set(RB_TORCH_REASON "not built: ${Python3_EXECUTABLE} could not import torch at configure time")
+      set(RB_TORCH_REASON "not built: ${Python3_EXECUTABLE} has no torch package at configure time")
     endif()
   endif()
   if(TORCH_FOUND)

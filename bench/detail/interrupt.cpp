@@ -1,6 +1,8 @@
 #include "bench/detail/interrupt.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -60,6 +62,13 @@ void install_interrupt_handlers() {
   sa.sa_flags = SA_RESTART;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  // Unblocked only now: under --processes a process starts with them blocked, so one that came
+  // during start-up is handled here rather than killing the process.
+  sigset_t stops;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  pthread_sigmask(SIG_UNBLOCK, &stops, nullptr);
 }
 
 bool interrupted() noexcept { return g_signal.load(std::memory_order_relaxed) != 0; }

@@ -25,6 +25,7 @@ namespace {
 
 volatile sig_atomic_t g_child = 0;    // the running process, which a signal is passed on to
 volatile sig_atomic_t g_signals = 0;  // signals that came while it ran
+constexpr int kNotStarted = -1;
 
 extern "C" void pass_on(int sig) {
   g_signals = g_signals + 1;
@@ -53,14 +54,27 @@ std::vector<std::string> child_arguments(const std::vector<std::string>& argv, c
   return out;
 }
 
-// Runs one process to its end: its exit status, or 128 + the signal that ended it.
+// Runs one process to its end: its exit status, or 128 + the signal that ended it; kNotStarted
+// when a signal came before it could start.
 int run_one(const std::vector<std::string>& args) {
   std::vector<char*> cargs = pointers(args);
   cargs.push_back(nullptr);
   std::fflush(stdout);
   std::fflush(stderr);
+  // The child starts with SIGINT and SIGTERM blocked and unblocks them once its handlers are in
+  // (install_interrupt_handlers): a signal passed on while it starts up waits instead of killing it.
+  sigset_t stops, before;
+  sigemptyset(&stops);
+  sigaddset(&stops, SIGINT);
+  sigaddset(&stops, SIGTERM);
+  sigprocmask(SIG_BLOCK, &stops, &before);
+  if (g_signals > 0) {  // it came before there was a process to pass it on to: none is started
+    sigprocmask(SIG_SETMASK, &before, nullptr);
+    return kNotStarted;
+  }
   const pid_t pid = fork();
   if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &before, nullptr);
     std::fprintf(stderr, "reduce_bench: --processes: cannot start a process: %s\n", std::strerror(errno));
     return kExitFailed;
   }
@@ -76,6 +90,7 @@ int run_one(const std::vector<std::string>& args) {
     _exit(127);
   }
   g_child = pid;
+  sigprocmask(SIG_SETMASK, &before, nullptr);  // a signal that came meanwhile is passed on now
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
@@ -200,6 +215,10 @@ int run_processes(const std::vector<std::string>& argv, const Options& options) 
     std::printf("%sreduce_bench: process %d of %d\n", p ? "\n" : "", p + 1, options.processes);
     paths.push_back(dir + "/process" + std::to_string(p + 1) + ".json");
     const int s = run_one(child_arguments(argv, paths.back()));
+    if (s == kNotStarted) {
+      paths.pop_back();
+      break;
+    }
     if (s == kExitUsage || s == kExitNoMatch) {
       remove_folder(dir, paths);
       return s;

@@ -6,8 +6,10 @@ usage: processes_run.py REDUCE_BENCH pooled|refused|interrupted
 pooled: 3 processes (and 2 processes of 2 repetitions): every row's runs from every process in one
 JSON, renumbered, widened by the scatter between them, the temporaries removed.
 refused: bad values, a non-JSON output, an empty selection: the usage status, one process at most.
-interrupted: SIGINT while the second process samples: exit 5, the first process's rows pooled and
-written, no third process started, no temporary left.
+interrupted: SIGINT as the second process starts (before it exists or before its handlers are in)
+and while it samples:
+exit 5 each time, the first process's rows pooled and written, no third process started, no
+temporary left.
 """
 import json
 import os
@@ -104,7 +106,11 @@ def refused(prog, tmp):
 
 
 def interrupted(prog, tmp):
-    out = os.path.join(tmp, "i.json")
+    return interrupted_after(prog, tmp, 0.0) + interrupted_after(prog, tmp, 0.5)
+
+
+def interrupted_after(prog, tmp, delay):
+    out = os.path.join(tmp, "i{}.json".format(delay))
     # Rows the precision cannot stop: each samples 1.5 s, so the signal lands inside the second process.
     args = [prog, "--processes=3", "--sizes=1000,2000", FILTER, "--min_samples=100000000", "--max_samples=100000000",
             "--max_time=1.5s", "--timeout=1.5s", "--benchmark_out=" + out]
@@ -117,12 +123,12 @@ def interrupted(prog, tmp):
             proc.kill()
             return ["no second process started:\n" + seen + proc.stderr.read()]
         seen += line
-    time.sleep(0.5)
+    time.sleep(delay)
     proc.send_signal(signal.SIGINT)
     rest, err = proc.communicate(timeout=120)
     errors = []
     if proc.returncode != 5:
-        errors.append("exit {} after SIGINT, want 5:\n{}".format(proc.returncode, err))
+        errors.append("exit {} after SIGINT {} s into process 2, want 5:\n{}".format(proc.returncode, delay, err))
     if "process 3 of 3" in rest:
         errors.append("a third process started after the interrupt")
     try:
