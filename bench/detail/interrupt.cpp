@@ -64,11 +64,16 @@ void install_interrupt_handlers() {
   sigaction(SIGTERM, &sa, nullptr);
   // Unblocked only now: under --processes a process starts with them blocked, so one that came
   // during start-up is handled here rather than killing the process.
-  sigset_t stops;
-  sigemptyset(&stops);
-  sigaddset(&stops, SIGINT);
-  sigaddset(&stops, SIGTERM);
+  const sigset_t stops = interrupt_signals();
   pthread_sigmask(SIG_UNBLOCK, &stops, nullptr);
+}
+
+sigset_t interrupt_signals() {
+  sigset_t s;
+  sigemptyset(&s);
+  sigaddset(&s, SIGINT);
+  sigaddset(&s, SIGTERM);
+  return s;
 }
 
 bool interrupted() noexcept { return g_signal.load(std::memory_order_relaxed) != 0; }

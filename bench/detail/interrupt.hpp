@@ -7,6 +7,7 @@
 // restores the default action of both signals, so a second one kills at once (once
 // bench/detail/output_file.cpp's handler, installed over this one, has saved the JSON's finished rows).
 #include <benchmark/benchmark.h>
+#include <signal.h>
 
 #include <cstddef>
 #include <string>
@@ -16,6 +17,10 @@ namespace rb::bench {
 
 // Installs the handlers of SIGINT and SIGTERM (SA_RESTART: a read in flight is not broken).
 void install_interrupt_handlers();
+
+// SIGINT and SIGTERM, the signals the handlers take: a process started by --processes has them
+// blocked until install_interrupt_handlers unblocks them.
+sigset_t interrupt_signals();
 // Whether one of them arrived. Async-signal-safe, from any thread.
 bool interrupted() noexcept;
 // The signal that arrived (SIGINT, SIGTERM), 0 when none.

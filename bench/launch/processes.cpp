@@ -63,10 +63,8 @@ int run_one(const std::vector<std::string>& args) {
   std::fflush(stderr);
   // The child starts with SIGINT and SIGTERM blocked and unblocks them once its handlers are in
   // (install_interrupt_handlers): a signal passed on while it starts up waits instead of killing it.
-  sigset_t stops, before;
-  sigemptyset(&stops);
-  sigaddset(&stops, SIGINT);
-  sigaddset(&stops, SIGTERM);
+  const sigset_t stops = interrupt_signals();
+  sigset_t before;
   sigprocmask(SIG_BLOCK, &stops, &before);
   if (g_signals > 0) {  // it came before there was a process to pass it on to: none is started
     sigprocmask(SIG_SETMASK, &before, nullptr);

@@ -7,9 +7,8 @@ pooled: 3 processes (and 2 processes of 2 repetitions): every row's runs from ev
 JSON, renumbered, widened by the scatter between them, the temporaries removed.
 refused: bad values, a non-JSON output, an empty selection: the usage status, one process at most.
 interrupted: SIGINT as the second process starts (before it exists or before its handlers are in)
-and while it samples:
-exit 5 each time, the first process's rows pooled and written, no third process started, no
-temporary left.
+and while it samples: exit 5 each time, the first process's rows pooled and written, no third
+process started, no temporary left.
 """
 import json
 import os
