@@ -1,0 +1,105 @@
+#pragma once
+// cuda/segmented's launcher over an element type T (segmented.hpp): the plan for the shape and the
+// input's alignment (segmented_plan.hpp), then one launch of that plan's kernel (segmented.cuh).
+// Instantiated once per type in segmented_<type>.cu.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+#include "common/cuda_check.hpp"
+#include "kernels/cuda/residency.cuh"
+#include "kernels/cuda/segmented.cuh"
+#include "kernels/cuda/segmented.hpp"
+
+namespace rb::cuda {
+
+template <class T>
+struct SegmentedOf {
+  using D = detail::DeviceElementOf<T>;
+  using Acc = SumType<T>;
+
+  static SegmentedLaunch plan(Shape2D s, bool aligned) { return plan_segmented(s, sizeof(T), sm_count(), aligned); }
+
+  // Enough for either alignment of the input (the plan of columns depends on it).
+  static std::size_t scratch_bytes(Shape2D s) {
+    check(s);
+    return std::max(segmented_scratch_bytes(plan(s, true), sizeof(Acc)),
+                    segmented_scratch_bytes(plan(s, false), sizeof(Acc)));
+  }
+
+  static void prepare(void* scratch, std::size_t bytes, cudaStream_t stream) {
+    if (bytes > 0) RB_CUDA_CHECK(cudaMemsetAsync(scratch, 0, bytes, stream));
+  }
+
+  static SegmentedGeometry geometry(Shape2D s) { return plan(s, true).geometry(); }
+
+  static void sum(const T* in, Shape2D s, void* scratch, Acc* out, cudaStream_t stream) {
+    using namespace segmented_detail;
+    check(s);
+    if (s.outputs() == 0) return;
+    if (s.summed() == 0) {  // sums of nothing
+      RB_CUDA_CHECK(cudaMemsetAsync(out, 0, static_cast<std::size_t>(s.outputs()) * sizeof(Acc), stream));
+      return;
+    }
+    const D* x = detail::device_elements(in);
+    const bool aligned = reinterpret_cast<std::uintptr_t>(in) % 16 == 0;
+    const SegmentedLaunch l = plan(s, aligned);
+    auto* counters = static_cast<unsigned*>(scratch);
+    auto* partials = reinterpret_cast<Acc*>(static_cast<char*>(scratch) + segmented_partials_offset(l));
+    const auto grid = static_cast<unsigned>(l.grid);
+    switch (l.plan) {
+      case SegmentedPlan::rows_tile: {
+        const auto smem = static_cast<std::size_t>(l.tile_rows * s.cols) * sizeof(T);
+        rows_tile<D, Acc><<<grid, kThreads, smem, stream>>>(x, s.rows, s.cols, l.tile_rows, aligned, out);
+        break;
+      }
+      case SegmentedPlan::rows_warp:
+        switch (l.lanes) {
+          case 4: rows_warp<D, Acc, 4><<<grid, kThreads, 0, stream>>>(x, s.rows, s.cols, out); break;
+          case 8: rows_warp<D, Acc, 8><<<grid, kThreads, 0, stream>>>(x, s.rows, s.cols, out); break;
+          case 16: rows_warp<D, Acc, 16><<<grid, kThreads, 0, stream>>>(x, s.rows, s.cols, out); break;
+          default: rows_warp<D, Acc, 32><<<grid, kThreads, 0, stream>>>(x, s.rows, s.cols, out); break;
+        }
+        break;
+      case SegmentedPlan::rows_blocks:
+        rows_blocks<D, Acc><<<grid, kThreads, 0, stream>>>(x, s.cols, l.parts, counters, partials, out);
+        break;
+      case SegmentedPlan::cols_flat:
+        cols_flat<D, Acc><<<grid, kThreads, 0, stream>>>(x, s.rows, s.cols, l.step_rows, l.slab_rows, l.vectors,
+                                                          counters, partials, out);
+        break;
+      case SegmentedPlan::cols_tile:
+        launch_cols_tile(l, x, s, counters, partials, out, stream);
+        break;
+      case SegmentedPlan::none: return;
+    }
+    RB_CUDA_CHECK_LAUNCH();
+  }
+
+  static SegmentedVariant<T> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
+
+ private:
+  template <bool Vectors, int Stack>
+  static void cols_tile_as(const SegmentedLaunch& l, const D* x, Shape2D s, unsigned* counters, Acc* partials,
+                           Acc* out, cudaStream_t stream) {
+    segmented_detail::cols_tile<D, Acc, Vectors, Stack><<<static_cast<unsigned>(l.grid), segmented_detail::kThreads, 0,
+                                                          stream>>>(x, s.rows, s.cols, l.parts, l.slab_rows, counters,
+                                                                    partials, out);
+  }
+  static void launch_cols_tile(const SegmentedLaunch& l, const D* x, Shape2D s, unsigned* counters, Acc* partials,
+                               Acc* out, cudaStream_t stream) {
+    constexpr int kStacked = segmented_detail::kWarps;
+    if (l.vectors && l.stacked) cols_tile_as<true, kStacked>(l, x, s, counters, partials, out, stream);
+    else if (l.vectors) cols_tile_as<true, 1>(l, x, s, counters, partials, out, stream);
+    else if (l.stacked) cols_tile_as<false, kStacked>(l, x, s, counters, partials, out, stream);
+    else cols_tile_as<false, 1>(l, x, s, counters, partials, out, stream);
+  }
+
+  static void check(Shape2D s) {
+    if (s.rows < 0 || s.cols < 0) throw std::invalid_argument("segmented: negative rows or columns");
+  }
+};
+
+}  // namespace rb::cuda

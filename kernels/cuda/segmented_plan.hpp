@@ -1,0 +1,39 @@
+#pragma once
+// How cuda/segmented covers a shape (segmented.hpp): the kernel and its grid, from the shape, the
+// element size and the device's SM count. Host code only, so the plan is testable without a GPU.
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/cuda/segmented.hpp"
+
+namespace rb::cuda {
+
+struct SegmentedLaunch {
+  SegmentedPlan plan = SegmentedPlan::none;
+  std::int64_t grid = 0;
+  std::int64_t tile_rows = 0;   // rows_tile: rows a block stages (a multiple of 16: every tile starts
+                                // 16-byte aligned when the input does)
+  int lanes = 0;                // rows_warp: lanes per row (4 to 32)
+  std::int64_t parts = 1;       // rows_blocks: blocks per row; cols_tile: slabs per column tile;
+                                // cols_flat: the grid (blocks whose partials are added)
+  std::int64_t step_rows = 0;   // cols_flat: rows of one step, RS x N a whole number of vectors
+  std::int64_t slab_rows = 0;   // cols_*: rows (cols_flat: steps) one block adds
+  std::int64_t tile_cols = 0;   // cols_tile: columns of a tile (a warp's width)
+  bool vectors = false;         // cols_*: 16-byte loads (input aligned, rows a whole number of vectors)
+  bool stacked = true;          // cols_tile: a block's 8 warps share a tile (else each owns one)
+  std::int64_t groups = 0;      // arrival counters: outputs' groups that more than one block adds to
+  std::int64_t partials = 0;    // partial sums in scratch
+
+  SegmentedGeometry geometry() const;
+};
+
+inline constexpr int kSegmentedThreads = 256;
+
+// `aligned`: the input starts on a 16-byte boundary.
+SegmentedLaunch plan_segmented(Shape2D s, std::size_t element_bytes, int sm_count, bool aligned);
+
+// Counters (unsigned) first, then the partials (Acc), each 256-byte aligned.
+std::size_t segmented_scratch_bytes(const SegmentedLaunch& l, std::size_t acc_bytes);
+std::size_t segmented_partials_offset(const SegmentedLaunch& l);
+
+}  // namespace rb::cuda
