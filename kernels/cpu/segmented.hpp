@@ -1,0 +1,78 @@
+#pragma once
+// Sums along one dimension of x, B rows of N, row-major (the shape of kernels/cuda/segmented.hpp),
+// on the persistent pool (thread_pool.hpp), over any serial kernel `R kernel(const T*, n)`
+// (avx2_f32, avx512_bf16, accumulate_f32, ...):
+//   rows  out[r] = the kernel's sum of row r; thread t takes the t-th band of whole rows.
+//   cols  out[j] = x[0][j] + ... + x[B-1][j], added in R (float for f32, f16 and bf16, each element
+//         converted exactly). The threads split x into rectangles, bands of rows by bands of
+//         columns (columns first, while a band keeps at least 64 of them); each adds its rows in
+//         order into its row band's partials, and the row bands' partials are then added in band
+//         order, the columns again split over the threads.
+// The order of every addition depends on the shape and the thread count only: the same call gives
+// the same bits. B or N may be 0 (a sum of nothing is 0).
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "common/dtype.hpp"
+#include "kernels/cpu/parallel.hpp"
+#include "kernels/cpu/thread_pool.hpp"
+
+namespace rb::cpu {
+
+template <auto Kernel>
+class SegmentedThreads {
+ public:
+  using element_type = KernelInput<Kernel>;
+  using result_type = typename KernelSignature<decltype(Kernel)>::result;
+
+  explicit SegmentedThreads(int threads = default_thread_count()) : pool_(threads) {}
+  int threads() const noexcept { return pool_.size(); }
+
+  void rows(const element_type* x, std::int64_t b, std::int64_t n, result_type* out) noexcept {
+    const std::int64_t shares = pool_.size();
+    auto task = [&](int t) noexcept {
+      for (std::int64_t r = b * t / shares; r < b * (t + 1) / shares; ++r) out[r] = Kernel(x + r * n, n);
+    };
+    pool_.run(task);
+  }
+
+  void cols(const element_type* x, std::int64_t b, std::int64_t n, result_type* out) {
+    const std::int64_t shares = pool_.size();
+    const std::int64_t col_bands = std::clamp<std::int64_t>(n / 64, 1, shares);
+    const std::int64_t row_bands = shares / col_bands;
+    partials_.assign(static_cast<std::size_t>(row_bands * n), result_type{0});
+    auto add = [&](int t) noexcept {
+      const std::int64_t rb = t / col_bands, cb = t % col_bands;
+      if (rb >= row_bands) return;
+      const std::int64_t c0 = n * cb / col_bands, c1 = n * (cb + 1) / col_bands;
+      result_type* acc = partials_.data() + rb * n;
+      for (std::int64_t r = b * rb / row_bands; r < b * (rb + 1) / row_bands; ++r) {
+        const element_type* row = x + r * n;
+        for (std::int64_t c = c0; c < c1; ++c) acc[c] += static_cast<result_type>(widen(row[c]));
+      }
+    };
+    pool_.run(add);
+    auto combine = [&](int t) noexcept {
+      for (std::int64_t c = n * t / shares; c < n * (t + 1) / shares; ++c) {
+        result_type s = partials_[static_cast<std::size_t>(c)];
+        for (std::int64_t rb = 1; rb < row_bands; ++rb) s += partials_[static_cast<std::size_t>(rb * n + c)];
+        out[c] = s;
+      }
+    };
+    pool_.run(combine);
+  }
+
+ private:
+  // An element as its accumulator takes it: exact for every element type (common/dtype.hpp).
+  template <class T>
+  static auto widen(T v) noexcept {
+    if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) return to_float(v);
+    else return v;
+  }
+
+  ThreadPool pool_;
+  std::vector<result_type> partials_;
+};
+
+}  // namespace rb::cpu
