@@ -1,9 +1,7 @@
 #pragma once
 // cuda/segmented's kernels (segmented.hpp): one per plan (segmented_plan.hpp), over the device
-// element type D, adding in Acc. Outputs more than one block adds to are completed in the same
-// launch: each block writes its partials, then counts itself in (a fence before an atomic add); the
-// last to arrive puts the counter back to 0, adds the partials in block order and zeroes them, so
-// every launch leaves the scratch all zero, as prepare() left it, whatever shape comes next.
+// element type D, adding in Acc. Outputs that several blocks add are completed in the same launch
+// (segmented_complete.cuh).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -12,11 +10,11 @@
 #include "kernels/cuda/block_sum.cuh"
 #include "kernels/cuda/elements.cuh"
 #include "kernels/cuda/layout.cuh"
+#include "kernels/cuda/segmented_complete.cuh"
 #include "kernels/cuda/segmented_plan.hpp"
 
 namespace rb::cuda::segmented_detail {
 
-constexpr int kThreads = kSegmentedThreads;
 constexpr int kWarps = kThreads / kWarpSize;
 
 template <class D>
@@ -36,165 +34,111 @@ __device__ __forceinline__ Acc widen(D v) {
   return Element<D>::template widen<Acc>(v);
 }
 
-// Counts this block in to `counter` after its partials (written by any of its threads, each of
-// which fenced them) and says whether it arrived last; the last one puts the counter back to 0.
-__device__ __forceinline__ bool arrived_last(unsigned* counter, unsigned blocks) {
-  __shared__ bool last;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    const unsigned before = atomicAdd(counter, 1u);
-    last = before == blocks - 1;
-    if (last) *counter = 0;
-  }
-  __syncthreads();
-  if (last) __threadfence();  // the others' partials are read after their counts
-  return last;
-}
-
-// Threads per output when `stride` outputs share a block: the largest power of two that fits.
-__device__ __forceinline__ int share_of(int stride) {
-  int share = 1;
-  while (2 * share * stride <= kThreads) share *= 2;
-  return share;
-}
-
-// part[r * stride + o] for r < share (every thread's value written before the call) added over r
-// in a fixed tree, into part[o]. Every thread of the block calls it.
-template <class Acc>
-__device__ __forceinline__ void tree_over_shares(Acc* part, int share, int stride) {
-  const int t = static_cast<int>(threadIdx.x);
-  __syncthreads();
-  for (int width = share / 2; width > 0; width /= 2) {
-    if (t < width * stride) part[t] += part[t + width * stride];
-    __syncthreads();
-  }
-}
-
-// The last block's sum of `parts` partials for each of outputs [0, count) (partials[b * stride +
-// o]), each partial zeroed by the thread that read it. With a stride of at least the block's size,
-// in block order; under it, `share` threads split each output's blocks by residue and their sums
-// meet in a fixed tree. The order depends on parts and stride alone.
-template <class Acc>
-__device__ void finish_outputs(Acc* partials, std::int64_t parts, int stride, int count, Acc* out) {
-  const int t = static_cast<int>(threadIdx.x);
-  if (stride >= kThreads) {
-    for (int o = t; o < count; o += kThreads) {
-      Acc a = 0;
-#pragma unroll 16
-      for (std::int64_t b = 0; b < parts; ++b) a += __ldcg(partials + b * stride + o);
-      out[o] = a;
-      for (std::int64_t b = 0; b < parts; ++b) partials[b * stride + o] = 0;
-    }
-    return;
-  }
-  __shared__ Acc part[kThreads];
-  const int share = share_of(stride);
-  const int o = t % stride, r = t / stride;
-  Acc a = 0;
-  if (r < share && o < count) {
-#pragma unroll 16
-    for (std::int64_t b = r; b < parts; b += share) a += __ldcg(partials + b * stride + o);
-    for (std::int64_t b = r; b < parts; b += share) partials[b * stride + o] = 0;
-  }
-  part[t] = a;
-  tree_over_shares(part, share, stride);
-  if (t < count) out[t] = part[t];
-}
-
-// Fan-in of a completion: more partials than this per output are added in two levels.
-constexpr std::int64_t kFanIn = 32;
-
-// Block `b` of `parts` (whose partials for outputs [0, count) are in p1[b * stride + o]) counts
-// itself in. Up to kFanIn parts, the last block adds them all. Beyond, the last of each run of
-// kFanIn consecutive blocks adds the run's partials into p2[run * stride + o], and the last run to
-// finish adds those: every finisher reads at most kFanIn partials per output, and the runs'
-// finishers work at once. counters: one per run, then one for the runs.
-template <class Acc>
-__device__ void complete(Acc* p1, Acc* p2, unsigned* counters, std::int64_t parts, std::int64_t b, int stride,
-                         int count, Acc* out) {
-  const std::int64_t runs = ceil_div(parts, kFanIn);
-  if (runs == 1) {
-    if (arrived_last(counters, static_cast<unsigned>(parts))) finish_outputs(p1, parts, stride, count, out);
-    return;
-  }
-  const std::int64_t run = b / kFanIn, first = run * kFanIn;
-  const std::int64_t members = parts - first < kFanIn ? parts - first : kFanIn;
-  if (!arrived_last(counters + run, static_cast<unsigned>(members))) return;
-  finish_outputs(p1 + first * stride, members, stride, count, p2 + run * stride);
-  __threadfence();
-  if (arrived_last(counters + runs, static_cast<unsigned>(runs))) finish_outputs(p2, runs, stride, count, out);
-}
-
 // The smaller of two sizes (device code has no std::min).
 __device__ __forceinline__ std::int64_t smaller(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
 
-// rows_tile: rows of at most 128 bytes. The block copies a tile of whole rows (16-byte loads when
-// `aligned`) into shared memory, then thread t adds row t from its element t mod N onwards: a
-// rotation that puts a warp's 32 rows in different banks.
+// A row of n elements as layout.cuh splits an array, in device code: a scalar head up to its first
+// 16-byte boundary, a body of 16-byte vectors, a scalar tail.
+template <class D>
+struct RowSplit {
+  using Vec = typename Vector16<D>::type;
+  const D* head;
+  const Vec* body;
+  const D* tail;
+  std::int64_t head_n, body_n, tail_n;
+  __device__ __forceinline__ RowSplit(const D* row, std::int64_t n) {
+    const auto mis = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(row) % 16);
+    head_n = smaller(n, (16 - mis) % 16 / static_cast<std::int64_t>(sizeof(D)));
+    body_n = (n - head_n) / kPerVec<D>;
+    tail_n = n - head_n - body_n * kPerVec<D>;
+    head = row;
+    body = reinterpret_cast<const Vec*>(row + head_n);
+    tail = row + head_n + body_n * kPerVec<D>;
+  }
+};
+
+// Vectors i, i + stride, ... of body below end, added into kUnroll accumulators with kUnroll loads
+// in flight.
+template <class D, class Acc, int kUnroll>
+__device__ __forceinline__ void add_strided(const typename Vector16<D>::type* body, std::int64_t i, std::int64_t end,
+                                            std::int64_t stride, Acc (&acc)[kUnroll]) {
+  using Vec = typename Vector16<D>::type;
+  for (; i + (kUnroll - 1) * stride < end; i += kUnroll * stride) {
+    Vec x[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) x[k] = __ldg(body + i + k * stride);
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) acc[k] += Element<D>::template vector_sum<Acc>(x[k]);
+  }
+  for (; i < end; i += stride) acc[0] += Element<D>::template vector_sum<Acc>(__ldg(body + i));
+}
+
+// x[0, elems) copied into shared memory by the block: 16-byte loads, eight in flight per thread,
+// when x is aligned, then single elements.
+template <class D>
+__device__ __forceinline__ void stage(const D* __restrict__ x, std::int64_t elems, bool aligned, D* tile) {
+  using Vec = typename Vector16<D>::type;
+  constexpr int kLoads = 8;
+  std::int64_t done = 0;
+  if (aligned) {
+    const std::int64_t vecs = elems / kPerVec<D>;
+    const Vec* v = reinterpret_cast<const Vec*>(x);
+    Vec* dst = reinterpret_cast<Vec*>(tile);
+    for (std::int64_t base = 0; base < vecs; base += std::int64_t{kLoads} * kThreads) {
+      Vec in[kLoads];
+#pragma unroll
+      for (int k = 0; k < kLoads; ++k) {
+        const std::int64_t i = base + k * kThreads + threadIdx.x;
+        if (i < vecs) in[k] = __ldg(v + i);
+      }
+#pragma unroll
+      for (int k = 0; k < kLoads; ++k) {
+        const std::int64_t i = base + k * kThreads + threadIdx.x;
+        if (i < vecs) dst[i] = in[k];
+      }
+    }
+    done = vecs * kPerVec<D>;
+  }
+  for (std::int64_t i = done + threadIdx.x; i < elems; i += kThreads) tile[i] = x[i];
+}
+
+// Rows [0, count) of a tile of rows of `len` units (elements, or 16-byte vectors), thread t adding
+// rows t, t + kThreads, ... from unit r mod len onwards: a rotation that spreads a warp's rows
+// over the banks. A tile holds at most 32 KiB, so its indices fit in 32 bits.
+template <class Acc, class U, class Value>
+__device__ __forceinline__ void add_rows_rotated(const U* tile, int len, int count, Acc* out, Value value) {
+  const int step = kThreads % len;
+  int first = static_cast<int>(threadIdx.x) % len;
+  for (int r = static_cast<int>(threadIdx.x); r < count; r += kThreads) {
+    const U* row = tile + r * len;
+    Acc a = 0;
+    for (int k = first; k < len; ++k) a += value(row[k]);
+    for (int k = 0; k < first; ++k) a += value(row[k]);
+    out[r] = a;
+    first += step;
+    if (first >= len) first -= len;
+  }
+}
+
+// rows_tile: rows of at most 128 bytes. The block stages a tile of whole rows in shared memory
+// (every tile starts 16-byte aligned when the input does), then each thread adds rows, as 16-byte
+// vectors where rows are whole vectors.
 template <class D, class Acc>
 __global__ void __launch_bounds__(kThreads) rows_tile(const D* __restrict__ in, std::int64_t rows, std::int64_t n,
                                                       std::int64_t tile_rows, bool aligned, Acc* __restrict__ out) {
   using Vec = typename Vector16<D>::type;
-  constexpr int kV = kPerVec<D>;
   extern __shared__ __align__(16) unsigned char smem[];
   D* tile = reinterpret_cast<D*>(smem);
-  const std::int64_t tiles = ceil_div(rows, tile_rows);
-  for (std::int64_t tb = blockIdx.x; tb < tiles; tb += gridDim.x) {
-    const std::int64_t r0 = tb * tile_rows;
-    const std::int64_t count = rows - r0 < tile_rows ? rows - r0 : tile_rows;
-    const std::int64_t elems = count * n;
-    const D* src = in + r0 * n;
-    std::int64_t done = 0;
-    if (aligned) {
-      constexpr int kLoads = 8;
-      const std::int64_t vecs = elems / kV;
-      const Vec* v = reinterpret_cast<const Vec*>(src);
-      Vec* dst = reinterpret_cast<Vec*>(tile);
-      for (std::int64_t base = 0; base < vecs; base += std::int64_t{kLoads} * kThreads) {
-        Vec x[kLoads];
-#pragma unroll
-        for (int k = 0; k < kLoads; ++k) {
-          const std::int64_t i = base + k * kThreads + threadIdx.x;
-          if (i < vecs) x[k] = __ldg(v + i);
-        }
-#pragma unroll
-        for (int k = 0; k < kLoads; ++k) {
-          const std::int64_t i = base + k * kThreads + threadIdx.x;
-          if (i < vecs) dst[i] = x[k];
-        }
-      }
-      done = vecs * kV;
-    }
-    for (std::int64_t i = done + threadIdx.x; i < elems; i += kThreads) tile[i] = src[i];
+  const int len = static_cast<int>(n);
+  for (std::int64_t r0 = blockIdx.x * tile_rows; r0 < rows; r0 += std::int64_t{gridDim.x} * tile_rows) {
+    const int count = static_cast<int>(rows - r0 < tile_rows ? rows - r0 : tile_rows);
+    stage(in + r0 * n, count * n, aligned, tile);
     __syncthreads();
-    // A tile holds at most 32 KiB: its indices fit in 32 bits. first = r mod n, kept by steps.
-    const int len = static_cast<int>(n), rows_here = static_cast<int>(count);
-    const int step = kThreads % len;
-    int first = static_cast<int>(threadIdx.x) % len;
-    if (len % kV == 0) {
-      // Rows of whole vectors: 16-byte shared loads, rotated by vectors.
-      const int vecs = len / kV, vstep = kThreads % vecs;
-      int vfirst = static_cast<int>(threadIdx.x) % vecs;
-      const Vec* vt = reinterpret_cast<const Vec*>(tile);
-      for (int r = static_cast<int>(threadIdx.x); r < rows_here; r += kThreads) {
-        const Vec* row = vt + r * vecs;
-        Acc a = 0;
-        for (int k = vfirst; k < vecs; ++k) a += Element<D>::template vector_sum<Acc>(row[k]);
-        for (int k = 0; k < vfirst; ++k) a += Element<D>::template vector_sum<Acc>(row[k]);
-        out[r0 + r] = a;
-        vfirst += vstep;
-        if (vfirst >= vecs) vfirst -= vecs;
-      }
+    if (len % kPerVec<D> == 0) {
+      add_rows_rotated<Acc>(reinterpret_cast<const Vec*>(tile), len / kPerVec<D>, count, out + r0,
+                            [](const Vec& v) { return Element<D>::template vector_sum<Acc>(v); });
     } else {
-      for (int r = static_cast<int>(threadIdx.x); r < rows_here; r += kThreads) {
-        const D* row = tile + r * len;
-        Acc a = 0;
-        for (int k = first; k < len; ++k) a += widen<D, Acc>(row[k]);
-        for (int k = 0; k < first; ++k) a += widen<D, Acc>(row[k]);
-        out[r0 + r] = a;
-        first += step;
-        if (first >= len) first -= len;
-      }
+      add_rows_rotated<Acc>(tile, len, count, out + r0, [](D v) { return widen<D, Acc>(v); });
     }
     __syncthreads();
   }
@@ -206,8 +150,7 @@ __global__ void __launch_bounds__(kThreads) rows_tile(const D* __restrict__ in, 
 template <class D, class Acc, int Lanes>
 __global__ void __launch_bounds__(kThreads) rows_warp(const D* __restrict__ in, std::int64_t rows, std::int64_t n,
                                                       Acc* __restrict__ out) {
-  using Vec = typename Vector16<D>::type;
-  constexpr int kV = kPerVec<D>, kUnroll = 4, kGroupsPerWarp = kWarpSize / Lanes;
+  constexpr int kUnroll = 4, kGroupsPerWarp = kWarpSize / Lanes;
   const int lane = static_cast<int>(threadIdx.x) % Lanes;
   const std::int64_t warp = (std::int64_t{blockIdx.x} * kThreads + threadIdx.x) / kWarpSize;
   const std::int64_t warps = std::int64_t{gridDim.x} * kWarps;
@@ -216,23 +159,10 @@ __global__ void __launch_bounds__(kThreads) rows_warp(const D* __restrict__ in, 
     const std::int64_t r = base + group;
     Acc acc[kUnroll] = {};
     if (r < rows) {
-      const D* row = in + r * n;
-      const auto mis = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(row) % 16);
-      const std::int64_t head = smaller(n, (16 - mis) % 16 / static_cast<std::int64_t>(sizeof(D)));
-      const std::int64_t body = (n - head) / kV;
-      const std::int64_t tail = n - head - body * kV;
-      const Vec* v = reinterpret_cast<const Vec*>(row + head);
-      for (std::int64_t e = lane; e < head; e += Lanes) acc[0] += widen<D, Acc>(row[e]);
-      for (std::int64_t e = lane; e < tail; e += Lanes) acc[1] += widen<D, Acc>(row[head + body * kV + e]);
-      std::int64_t i = lane;
-      for (; i + (kUnroll - 1) * Lanes < body; i += kUnroll * Lanes) {
-        Vec x[kUnroll];
-#pragma unroll
-        for (int k = 0; k < kUnroll; ++k) x[k] = __ldg(v + i + k * Lanes);
-#pragma unroll
-        for (int k = 0; k < kUnroll; ++k) acc[k] += Element<D>::template vector_sum<Acc>(x[k]);
-      }
-      for (; i < body; i += Lanes) acc[0] += Element<D>::template vector_sum<Acc>(__ldg(v + i));
+      const RowSplit<D> row(in + r * n, n);
+      for (std::int64_t e = lane; e < row.head_n; e += Lanes) acc[0] += widen<D, Acc>(row.head[e]);
+      for (std::int64_t e = lane; e < row.tail_n; e += Lanes) acc[1] += widen<D, Acc>(row.tail[e]);
+      add_strided<D>(row.body, lane, row.body_n, Lanes, acc);
     }
     Acc a = (acc[0] + acc[1]) + (acc[2] + acc[3]);
 #pragma unroll
@@ -246,31 +176,17 @@ __global__ void __launch_bounds__(kThreads) rows_warp(const D* __restrict__ in, 
 template <class D, class Acc>
 __global__ void __launch_bounds__(kThreads) rows_blocks(const D* __restrict__ in, std::int64_t n, std::int64_t parts,
                                                         unsigned* counters, Acc* partials, Acc* __restrict__ out) {
-  using Vec = typename Vector16<D>::type;
-  constexpr int kV = kPerVec<D>, kUnroll = 4;
+  constexpr int kUnroll = 4;
   __shared__ BlockSumStorage<Acc, kThreads> storage;
   const std::int64_t r = blockIdx.x / parts, p = blockIdx.x % parts;
-  const D* row = in + r * n;
-  const auto mis = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(row) % 16);
-  const std::int64_t head = smaller(n, (16 - mis) % 16 / static_cast<std::int64_t>(sizeof(D)));
-  const std::int64_t body = (n - head) / kV;
-  const std::int64_t tail = n - head - body * kV;
-  const Vec* v = reinterpret_cast<const Vec*>(row + head);
-  const std::int64_t block_rows = ceil_div(body, kThreads);  // EvenShare::make, in device code
-  const Range share = EvenShare{body, block_rows / parts, block_rows % parts, kThreads}.block(p);
+  const RowSplit<D> row(in + r * n, n);
+  const std::int64_t block_rows = ceil_div(row.body_n, kThreads);  // EvenShare::make, in device code
+  const Range share = EvenShare{row.body_n, block_rows / parts, block_rows % parts, kThreads}.block(p);
   Acc acc[kUnroll] = {};
-  std::int64_t i = share.begin + threadIdx.x;
-  for (; i + (kUnroll - 1) * kThreads < share.end; i += kUnroll * kThreads) {
-    Vec x[kUnroll];
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) x[k] = __ldg(v + i + k * kThreads);
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) acc[k] += Element<D>::template vector_sum<Acc>(x[k]);
-  }
-  for (; i < share.end; i += kThreads) acc[0] += Element<D>::template vector_sum<Acc>(__ldg(v + i));
+  add_strided<D>(row.body, share.begin + threadIdx.x, share.end, kThreads, acc);
   if (p == 0) {
-    if (threadIdx.x < head) acc[1] += widen<D, Acc>(row[threadIdx.x]);
-    if (threadIdx.x < tail) acc[2] += widen<D, Acc>(row[head + body * kV + threadIdx.x]);
+    if (threadIdx.x < row.head_n) acc[1] += widen<D, Acc>(row.head[threadIdx.x]);
+    if (threadIdx.x < row.tail_n) acc[2] += widen<D, Acc>(row.tail[threadIdx.x]);
   }
   const Acc total = block_sum<kThreads>((acc[0] + acc[1]) + (acc[2] + acc[3]), storage);
   if (parts == 1) {
@@ -287,6 +203,41 @@ __global__ void __launch_bounds__(kThreads) rows_blocks(const D* __restrict__ in
   for (std::int64_t i = threadIdx.x; i < parts; i += kThreads) partials[r * parts + i] = 0;
 }
 
+// Groups of kV consecutive elements at x + i * stride for i in [i0, i1), element j of each added
+// into acc[j]: one 16-byte vector per group when Vectors (x and the stride aligned), else kV
+// elements; four groups in flight.
+template <class D, class Acc, bool Vectors, int kV>
+__device__ __forceinline__ void add_columns(const D* __restrict__ x, std::int64_t i0, std::int64_t i1,
+                                            std::int64_t stride, Acc (&acc)[kV]) {
+  using Vec = typename Vector16<D>::type;
+  constexpr int kUnroll = 4;
+  const auto load = [&](std::int64_t i, Acc(&e)[kV]) {
+    if constexpr (Vectors) {
+      widen_each<D>(__ldg(reinterpret_cast<const Vec*>(x + i * stride)), e);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kV; ++j) e[j] = widen<D, Acc>(x[i * stride + j]);
+    }
+  };
+  std::int64_t i = i0;
+  for (; i + kUnroll <= i1; i += kUnroll) {
+    Acc e[kUnroll][kV];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) load(i + k, e[k]);
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+#pragma unroll
+      for (int j = 0; j < kV; ++j) acc[j] += e[k][j];
+    }
+  }
+  for (; i < i1; ++i) {
+    Acc e[kV];
+    load(i, e);
+#pragma unroll
+    for (int j = 0; j < kV; ++j) acc[j] += e[j];
+  }
+}
+
 // cols_flat: fewer columns than a warp's vectors. A step of `step` rows is a whole number of
 // vectors, at most one per thread, so thread t always reads vector t of a step and its elements
 // always fall in the same columns; a block adds `slab` steps, then its threads' sums meet per
@@ -295,8 +246,7 @@ template <class D, class Acc>
 __global__ void __launch_bounds__(kThreads) cols_flat(const D* __restrict__ in, std::int64_t rows, std::int64_t n,
                                                       std::int64_t step, std::int64_t slab, bool vectors,
                                                       unsigned* counter, Acc* partials, Acc* __restrict__ out) {
-  using Vec = typename Vector16<D>::type;
-  constexpr int kV = kPerVec<D>, kUnroll = 4;
+  constexpr int kV = kPerVec<D>;
   __shared__ Acc sums[kThreads * kV];
   const std::int64_t step_elems = step * n;
   const int step_vecs = static_cast<int>(step_elems / kV);
@@ -305,33 +255,8 @@ __global__ void __launch_bounds__(kThreads) cols_flat(const D* __restrict__ in, 
   const int t = static_cast<int>(threadIdx.x);
   Acc acc[kV] = {};
   if (t < step_vecs) {
-    if (vectors) {
-      const Vec* v = reinterpret_cast<const Vec*>(in) + t;
-      std::int64_t s = s0;
-      for (; s + kUnroll <= s1; s += kUnroll) {
-        Vec x[kUnroll];
-#pragma unroll
-        for (int k = 0; k < kUnroll; ++k) x[k] = __ldg(v + (s + k) * step_vecs);
-#pragma unroll
-        for (int k = 0; k < kUnroll; ++k) {
-          Acc e[kV];
-          widen_each<D>(x[k], e);
-#pragma unroll
-          for (int j = 0; j < kV; ++j) acc[j] += e[j];
-        }
-      }
-      for (; s < s1; ++s) {
-        Acc e[kV];
-        widen_each<D>(__ldg(v + s * step_vecs), e);
-#pragma unroll
-        for (int j = 0; j < kV; ++j) acc[j] += e[j];
-      }
-    } else {
-      for (std::int64_t s = s0; s < s1; ++s) {
-#pragma unroll
-        for (int j = 0; j < kV; ++j) acc[j] += widen<D, Acc>(in[s * step_elems + t * kV + j]);
-      }
-    }
+    if (vectors) add_columns<D, Acc, true>(in + t * kV, s0, s1, step_elems, acc);
+    else add_columns<D, Acc, false>(in + t * kV, s0, s1, step_elems, acc);
     // The rows after the last whole step (fewer than `step`), in the last block.
     if (blockIdx.x == gridDim.x - 1) {
       const std::int64_t end = rows * n;
@@ -377,8 +302,7 @@ template <class D, class Acc, bool Vectors, int Stack>
 __global__ void __launch_bounds__(kThreads) cols_tile(const D* __restrict__ in, std::int64_t rows, std::int64_t n,
                                                       std::int64_t parts, std::int64_t slab, unsigned* counters,
                                                       Acc* partials, Acc* __restrict__ out) {
-  using Vec = typename Vector16<D>::type;
-  constexpr int kV = Vectors ? kPerVec<D> : 1, kUnroll = 4, kTile = kWarpSize * kV;
+  constexpr int kV = Vectors ? kPerVec<D> : 1, kTile = kWarpSize * kV;
   static_assert(Stack == kWarps || Stack == 1, "warps share a tile, or each owns one");
   __shared__ Acc sums[Stack][kTile];
   const int lane = static_cast<int>(threadIdx.x) % kWarpSize, warp = static_cast<int>(threadIdx.x) / kWarpSize;
@@ -388,28 +312,8 @@ __global__ void __launch_bounds__(kThreads) cols_tile(const D* __restrict__ in, 
   const std::int64_t c = tile * kTile + std::int64_t{lane} * kV;  // this lane's first column
   Acc acc[kV] = {};
   if (c < n) {
-    const D* col = in + c;
-    std::int64_t r = r0 + (Stack == 1 ? 0 : warp);
-    const auto load = [&](std::int64_t row, Acc (&e)[kV]) {
-      if constexpr (Vectors) widen_each<D>(__ldg(reinterpret_cast<const Vec*>(col + row * n)), e);
-      else e[0] = widen<D, Acc>(col[row * n]);
-    };
-    for (; r + (kUnroll - 1) * Stack < r1; r += kUnroll * Stack) {
-      Acc e[kUnroll][kV];
-#pragma unroll
-      for (int k = 0; k < kUnroll; ++k) load(r + k * Stack, e[k]);
-#pragma unroll
-      for (int k = 0; k < kUnroll; ++k) {
-#pragma unroll
-        for (int j = 0; j < kV; ++j) acc[j] += e[k][j];
-      }
-    }
-    for (; r < r1; r += Stack) {
-      Acc e[kV];
-      load(r, e);
-#pragma unroll
-      for (int j = 0; j < kV; ++j) acc[j] += e[j];
-    }
+    const std::int64_t first = r0 + (Stack == 1 ? 0 : warp);  // this warp's rows: first, + Stack, ...
+    if (first < r1) add_columns<D, Acc, Vectors>(in + c + first * n, 0, ceil_div(r1 - first, Stack), Stack * n, acc);
   }
   if constexpr (Stack == 1) {
     // A lane's columns are contiguous: 16-byte stores where they are aligned and whole.
