@@ -49,7 +49,7 @@ class SegmentedThreads {
       result_type* acc = partials_.data() + rb * n;
       for (std::int64_t r = b * rb / row_bands; r < b * (rb + 1) / row_bands; ++r) {
         const element_type* row = x + r * n;
-        for (std::int64_t c = c0; c < c1; ++c) acc[c] += static_cast<result_type>(widen(row[c]));
+        for (std::int64_t c = c0; c < c1; ++c) acc[c] += static_cast<result_type>(rb::widen(row[c]));  // exact
       }
     };
     pool_.run(add);
@@ -64,13 +64,6 @@ class SegmentedThreads {
   }
 
  private:
-  // An element as its accumulator takes it: exact for every element type (common/dtype.hpp).
-  template <class T>
-  static auto widen(T v) noexcept {
-    if constexpr (std::is_same_v<T, f16> || std::is_same_v<T, bf16>) return to_float(v);
-    else return v;
-  }
-
   ThreadPool pool_;
   std::vector<result_type> partials_;
 };

@@ -51,20 +51,30 @@ struct SplitOf {
 // alias, so that the kernels taking one keep their names.
 struct Split : SplitOf<float> {};
 
-// x may start at any element (sizeof(T)-byte) boundary; n may be 0 (x may then be null).
+// The split without the checks, for host and device code alike (a row of cuda/segmented): x on an
+// element boundary, n >= 0.
 template <class T>
-SplitOf<T> split_aligned(const T* x, std::int64_t n) {
+__host__ __device__ __forceinline__ SplitOf<T> split_unchecked(const T* x, std::int64_t n) {
   using S = SplitOf<T>;
   constexpr auto kPerVec = std::int64_t{S::kPerVec};
   constexpr auto kSize = static_cast<std::int64_t>(sizeof(T));
-  if (n < 0) throw std::invalid_argument("negative element count");
   const auto misalign = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(x) % 16);
-  if (misalign % kSize != 0) throw std::invalid_argument("input is not aligned to its element type");
-  const std::int64_t head = std::min(n, (16 - misalign) % 16 / kSize);
+  const std::int64_t to_boundary = (16 - misalign) % 16 / kSize;
+  const std::int64_t head = n < to_boundary ? n : to_boundary;
   const std::int64_t body = (n - head) / kPerVec;
   const std::int64_t tail = n - head - kPerVec * body;
   return {x, reinterpret_cast<const typename S::Vec*>(x + head), x + head + kPerVec * body, body,
           static_cast<int>(head), static_cast<int>(tail)};
+}
+
+// x may start at any element (sizeof(T)-byte) boundary; n may be 0 (x may then be null).
+template <class T>
+SplitOf<T> split_aligned(const T* x, std::int64_t n) {
+  if (n < 0) throw std::invalid_argument("negative element count");
+  if (reinterpret_cast<std::uintptr_t>(x) % sizeof(T) != 0) {
+    throw std::invalid_argument("input is not aligned to its element type");
+  }
+  return split_unchecked(x, n);
 }
 
 // The float overload (also for a null x with n = 0).

@@ -37,26 +37,6 @@ __device__ __forceinline__ Acc widen(D v) {
 // The smaller of two sizes (device code has no std::min).
 __device__ __forceinline__ std::int64_t smaller(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
 
-// A row of n elements as layout.cuh splits an array, in device code: a scalar head up to its first
-// 16-byte boundary, a body of 16-byte vectors, a scalar tail.
-template <class D>
-struct RowSplit {
-  using Vec = typename Vector16<D>::type;
-  const D* head;
-  const Vec* body;
-  const D* tail;
-  std::int64_t head_n, body_n, tail_n;
-  __device__ __forceinline__ RowSplit(const D* row, std::int64_t n) {
-    const auto mis = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(row) % 16);
-    head_n = smaller(n, (16 - mis) % 16 / static_cast<std::int64_t>(sizeof(D)));
-    body_n = (n - head_n) / kPerVec<D>;
-    tail_n = n - head_n - body_n * kPerVec<D>;
-    head = row;
-    body = reinterpret_cast<const Vec*>(row + head_n);
-    tail = row + head_n + body_n * kPerVec<D>;
-  }
-};
-
 // Vectors i, i + stride, ... of body below end, added into kUnroll accumulators with kUnroll loads
 // in flight.
 template <class D, class Acc, int kUnroll>
@@ -159,9 +139,9 @@ __global__ void __launch_bounds__(kThreads) rows_warp(const D* __restrict__ in, 
     const std::int64_t r = base + group;
     Acc acc[kUnroll] = {};
     if (r < rows) {
-      const RowSplit<D> row(in + r * n, n);
-      for (std::int64_t e = lane; e < row.head_n; e += Lanes) acc[0] += widen<D, Acc>(row.head[e]);
-      for (std::int64_t e = lane; e < row.tail_n; e += Lanes) acc[1] += widen<D, Acc>(row.tail[e]);
+      const SplitOf<D> row = split_unchecked(in + r * n, n);
+      for (int e = lane; e < row.head_n; e += Lanes) acc[0] += widen<D, Acc>(row.head[e]);
+      for (int e = lane; e < row.tail_n; e += Lanes) acc[1] += widen<D, Acc>(row.tail[e]);
       add_strided<D>(row.body, lane, row.body_n, Lanes, acc);
     }
     Acc a = (acc[0] + acc[1]) + (acc[2] + acc[3]);
@@ -179,14 +159,15 @@ __global__ void __launch_bounds__(kThreads) rows_blocks(const D* __restrict__ in
   constexpr int kUnroll = 4;
   __shared__ BlockSumStorage<Acc, kThreads> storage;
   const std::int64_t r = blockIdx.x / parts, p = blockIdx.x % parts;
-  const RowSplit<D> row(in + r * n, n);
+  const SplitOf<D> row = split_unchecked(in + r * n, n);
   const std::int64_t block_rows = ceil_div(row.body_n, kThreads);  // EvenShare::make, in device code
   const Range share = EvenShare{row.body_n, block_rows / parts, block_rows % parts, kThreads}.block(p);
   Acc acc[kUnroll] = {};
   add_strided<D>(row.body, share.begin + threadIdx.x, share.end, kThreads, acc);
   if (p == 0) {
-    if (threadIdx.x < row.head_n) acc[1] += widen<D, Acc>(row.head[threadIdx.x]);
-    if (threadIdx.x < row.tail_n) acc[2] += widen<D, Acc>(row.tail[threadIdx.x]);
+    const int t = static_cast<int>(threadIdx.x);
+    if (t < row.head_n) acc[1] += widen<D, Acc>(row.head[t]);
+    if (t < row.tail_n) acc[2] += widen<D, Acc>(row.tail[t]);
   }
   const Acc total = block_sum<kThreads>((acc[0] + acc[1]) + (acc[2] + acc[3]), storage);
   if (parts == 1) {

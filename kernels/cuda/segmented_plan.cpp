@@ -1,6 +1,7 @@
 #include "kernels/cuda/segmented_plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <numeric>
 
 #include "kernels/cuda/layout.cuh"
@@ -18,14 +19,10 @@ constexpr std::int64_t kTileBytes = 32 * 1024;
 constexpr std::int64_t kBlocksPerSm = 8;
 
 std::int64_t pow2_floor(std::int64_t v) {
-  std::int64_t p = 1;
-  while (2 * p <= v) p *= 2;
-  return p;
+  return static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(v)));
 }
 std::int64_t pow2_ceil(std::int64_t v) {
-  std::int64_t p = 1;
-  while (p < v) p *= 2;
-  return p;
+  return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(v)));
 }
 
 // Scratch of `groups` groups of outputs, each completed over `parts` blocks' partials of `width`
