@@ -14,9 +14,10 @@
 //                                       (either alignment of the input), one stream at a time
 //   v.sum(in, shape, scratch, out, stream);  launches only: no synchronization, allocation or copy
 //
-// `in` (device) may start at any element boundary; B and N may be 0 (a sum of nothing is 0) or their
-// product beyond 2^31. Every output is written by one launch, in an order of additions fixed by the
-// shape, the device's plan and the input's alignment: the same call gives the same bits.
+// `in` (device) may start at any element boundary; B and N may be 0 (sums of nothing are 0: a memset
+// of the outputs, no kernel) or their product beyond 2^31; `out` (device) receives outputs() sums.
+// Every output is written by one launch, in an order of additions fixed by the shape, the device's
+// plan and the input's alignment: the same call gives the same bits.
 // Elements are converted exactly and added in SumType<T> (sum.hpp): float for f32, f16 and bf16.
 #include <cuda_runtime.h>
 
