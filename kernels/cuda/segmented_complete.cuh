@@ -79,8 +79,7 @@ __device__ void finish_outputs(Acc* partials, std::int64_t parts, int stride, in
   if (t < count) out[t] = part[t];
 }
 
-// Fan-in of a completion: more partials than this per output are added in two levels.
-constexpr std::int64_t kFanIn = 32;
+constexpr std::int64_t kFanIn = kSegmentedFanIn;
 
 // Block `b` of `parts` (whose partials for outputs [0, count) are in p1[b * stride + o]) counts
 // itself in. Up to kFanIn parts, the last block adds them all. Beyond, the last of each run of

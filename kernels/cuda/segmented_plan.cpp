@@ -26,10 +26,10 @@ std::int64_t pow2_ceil(std::int64_t v) {
 }
 
 // Scratch of `groups` groups of outputs, each completed over `parts` blocks' partials of `width`
-// outputs in two levels of at most 32 (segmented.cuh: complete): a counter per run and one for the
-// runs; the partials, then the runs' partials.
+// outputs in two levels of at most kSegmentedFanIn (segmented_complete.cuh: complete): a counter
+// per run and one for the runs; the partials, then the runs' partials.
 void completion(SegmentedLaunch& l, std::int64_t groups, std::int64_t parts, std::int64_t width) {
-  const std::int64_t runs = ceil_div(parts, 32);
+  const std::int64_t runs = ceil_div(parts, kSegmentedFanIn);
   l.groups = groups * (runs + 1);
   l.partials = groups * (parts + runs) * width;
 }

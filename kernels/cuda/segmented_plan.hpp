@@ -28,6 +28,9 @@ struct SegmentedLaunch {
 };
 
 inline constexpr int kSegmentedThreads = 256;
+// Partials one finisher adds per output (segmented_complete.cuh: complete); more complete in two
+// levels, and the scratch the plan sizes holds both.
+inline constexpr std::int64_t kSegmentedFanIn = 32;
 
 // `aligned`: the input starts on a 16-byte boundary.
 SegmentedLaunch plan_segmented(Shape2D s, std::size_t element_bytes, int sm_count, bool aligned);
