@@ -18,6 +18,7 @@
 #include "bench/api/determinism.hpp"
 #include "bench/api/registration.hpp"
 #include "bench/api/summation.hpp"
+#include "common/shape.hpp"
 
 namespace rb::bench {
 
@@ -25,6 +26,11 @@ template <class T>
 struct CpuProblemOf {
   const T* data;  // host copy of the input; 64-byte aligned unless --offset
   std::int64_t n;
+  // A shaped row's (BackendDef::shaped): data[0, n) as shape.rows x shape.cols, and where each
+  // run() writes its shape.outputs() sums (poisoned before every call; run()'s value is ignored).
+  // The one-dimensional rows get 1 x n and no outputs.
+  Shape2D shape = {};
+  float* outputs = nullptr;
 };
 using CpuProblem = CpuProblemOf<float>;
 

@@ -64,6 +64,9 @@ struct BackendDef {
   // when fine, else why not. Called once when the backends are bound.
   std::function<std::string()> probe = {};
   Determinism determinism = Determinism::run_to_run;  // what its sums promise (bench/api/determinism.hpp)
+  // Sums along a dimension: runs the --shapes cases (B x N, common/shape.hpp), writing every
+  // output, and never the one-dimensional sizes.
+  bool shaped = false;
 
   bool on_cpu() const noexcept { return std::holds_alternative<OnCpu<T>>(measure); }
   bool on_gpu() const noexcept { return std::holds_alternative<OnGpu<T>>(measure); }

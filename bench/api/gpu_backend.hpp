@@ -7,7 +7,10 @@
 //   - result() returns the last call's sum (problem.out.read_f32/f64 does the copy); a backend
 //     that writes its sum to problem.out says so with result_in(), and the harness then reads
 //     every call's sum from there without calling result() each time;
-//   - structure() states how it adds (bench/api/summation.hpp): its accuracy bound follows from it.
+//   - structure() states how it adds (bench/api/summation.hpp): its accuracy bound follows from it;
+//   - a row that sums along a dimension (gpu_shaped_backend, BackendDef::shaped) writes each
+//     call's shape.outputs() floats to problem.outputs instead, its structure() that of one output,
+//     and its result() is not called.
 // A failure throws (RB_CUDA_CHECK); the harness turns it into a skipped benchmark.
 // Register it with one line at namespace scope in the adapter's own file (bench/api/registration.hpp):
 //   RB_REGISTER_BACKEND(gpu_backend<MyAdapter>("cuda/my_kernel"));
@@ -26,6 +29,7 @@
 #include "bench/api/registration.hpp"
 #include "bench/api/summation.hpp"
 #include "common/dtype.hpp"
+#include "common/shape.hpp"
 
 namespace rb::bench::gpu {
 
@@ -71,6 +75,11 @@ struct GpuProblemOf {
   DeviceScratch& scratch;
   ResultSlot out;
   int sm_count;            // of the device: libraries' structures are stated per SM
+  // A shaped row's (BackendDef::shaped): x[0, n) as shape.rows x shape.cols, and the device floats
+  // where each call writes its shape.outputs() sums (poisoned before every call). The
+  // one-dimensional rows get 1 x n and no outputs: their sum goes to `out`.
+  Shape2D shape = {};
+  float* outputs = nullptr;
 };
 using GpuProblem = GpuProblemOf<float>;
 
@@ -126,6 +135,14 @@ BackendDef<T> gpu_backend(std::string name, std::string unavailable = {}) {
             return std::make_unique<Adapter>(p);
           }},
           std::move(unavailable)};
+}
+
+// A row that sums along a dimension (the --shapes cases), of an adapter writing problem.outputs.
+template <class Adapter, class T = float>
+BackendDef<T> gpu_shaped_backend(std::string name, std::string unavailable = {}) {
+  BackendDef<T> def = gpu_backend<Adapter, T>(std::move(name), std::move(unavailable));
+  def.shaped = true;
+  return def;
 }
 
 }  // namespace rb::bench::gpu

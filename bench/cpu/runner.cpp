@@ -6,11 +6,14 @@
 
 #include <bit>
 #include <chrono>
+#include <cstring>
+#include <span>
 #include <vector>
 
 #include "bench/detail/contention.hpp"
 #include "bench/detail/measure.hpp"
 #include "bench/detail/finish.hpp"
+#include "bench/detail/outputs_check.hpp"
 
 namespace rb::bench {
 namespace {
@@ -20,6 +23,17 @@ constexpr double kSteadyTickSeconds =
     static_cast<double>(std::chrono::steady_clock::period::num) / std::chrono::steady_clock::period::den;
 // A call this long warms up as well as the warm-up would (its data is the same size).
 constexpr double kWarmByCall = 0.02;
+
+template <class T>
+void finish_cpu_case(benchmark::State& state, Session& session, const Case& c, const BackendDef<T>& def,
+                     const CpuBackend& backend, const Timing& timing, Measurement& m) {
+  state.counters["threads"] = backend.threads();
+  m.seconds = timing.seconds;
+  m.ceiling = cpu_ceiling();
+  m.stats = timing.stats;
+  m.promised = def.determinism;
+  finish_case(state, session, c, m);
+}
 
 template <class T>
 void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
@@ -61,13 +75,64 @@ void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     const LoadWatch load;  // other processes' CPU time over the samples alone
     const Timing timing = measure(state, sampling_for(session.options(), c, kSteadyTickSeconds), checked_call);
     m.contention = load.read();
-    state.counters["threads"] = backend->threads();
-    m.seconds = timing.seconds;
-    m.ceiling = cpu_ceiling();
-    m.stats = timing.stats;
-    m.promised = def.determinism;
-    finish_case(state, session, c, m);
+    finish_cpu_case(state, session, c, def, *backend, timing, m);
     in_place.restore();  // here, where an error fails the row; the guard covers the other paths
+  } catch (const std::exception& e) {
+    fail_case(state, session, c, e);
+  }
+}
+
+// A shape's row (Case::shape): the same steps, every check per output
+// (bench/detail/outputs_check.hpp), each timed call's outputs compared after its clock stops.
+template <class T>
+void run_cpu_shaped_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
+  try {
+    if (session.options().time_on != TimedData::exact) {
+      throw Skip("a shape's timed calls sum the exact data (--time_on=input is for one-dimensional rows)");
+    }
+    ExactInPlace in_place(session.input());
+    const Shape2D shape = *c.shape;
+    std::vector<float> out(static_cast<std::size_t>(shape.outputs() + kOutputsGuard));
+    const std::span<const float> outputs(out.data(), static_cast<std::size_t>(shape.outputs()));
+    Measurement m;
+    auto backend = def.make(CpuProblemOf<T>{session.input().host_data_as<T>(c.n), c.n, shape, out.data()});
+    m.structure = backend->structure();
+    const auto timed_call = [&](double& seconds) {
+      std::memset(out.data(), 0xFF, out.size() * sizeof(float));
+      const auto t0 = std::chrono::steady_clock::now();
+      benchmark::DoNotOptimize(backend->run());
+      seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      return outputs;
+    };
+    double last_call = 0;
+    OutputsAccuracy on_input(session.references().outputs(shape, c.dtype), m.structure, def.determinism);
+    accuracy_calls([&] {
+      on_input.add(timed_call(last_call));
+      return 0.0;
+    });
+    const auto exact_sums = [&](int set) { return exact_outputs(session.references().outputs(shape, c.dtype, set)); };
+    m.exact = session.exact().run_judged(c, ExactData::dense, [&](int set) {
+      in_place.fill(c.n, set, c.dtype, ExactData::dense);
+      const std::string why = compare_outputs(timed_call(last_call), exact_sums(set));
+      return why.empty() ? why : "exact check failed: " + why;
+    });
+    m.timed_on = TimedData::exact;
+    in_place.fill(c.n, 0, c.dtype, ExactData::dense);
+    const std::vector<float> want = exact_sums(0);
+    std::vector<CallMismatch> calls;
+    const auto checked_call = [&] {
+      double seconds = 0;
+      timed_call(seconds);
+      calls.push_back(mismatches(out, want));
+      return seconds;
+    };
+    if (last_call < kWarmByCall) warm_up(checked_call, session.options().rule.warmup_seconds);
+    const LoadWatch load;
+    const Timing timing = measure(state, sampling_for(session.options(), c, kSteadyTickSeconds), checked_call);
+    m.contention = load.read();
+    m.outputs = Measurement::OutputsVerdicts{on_input.verdict(), timed_outputs_verdict(calls, shape.outputs())};
+    finish_cpu_case(state, session, c, def, *backend, timing, m);
+    in_place.restore();
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
   }
@@ -90,7 +155,11 @@ BackendEntry bind_on_cpu(Session& session, BackendDef<T> def) {
   e.modes = {Mode::hot};
   e.default_size = cpu_default_size;
   e.determinism = def.determinism;
-  e.run = [&session, def = std::move(def)](benchmark::State& s, const Case& c) { run_cpu_case(s, session, def, c); };
+  e.shaped = def.shaped;
+  e.run = [&session, def = std::move(def)](benchmark::State& s, const Case& c) {
+    if (c.shape) run_cpu_shaped_case(s, session, def, c);
+    else run_cpu_case(s, session, def, c);
+  };
   return e;
 }
 

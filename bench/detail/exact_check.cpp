@@ -7,7 +7,15 @@
 namespace rb::bench {
 
 const ExactResult& ExactChecks::run(const Case& c, ExactData data, const std::function<double(int set)>& sum_exact) {
-  const auto key = std::make_pair(c.backend, c.n);
+  return run_judged(c, data, [&](int set) {
+    const Verdict v = check_exact(sum_exact(set), references_.exact(c.n, set, c.dtype, data));
+    return v.ok ? std::string() : v.message;
+  });
+}
+
+const ExactResult& ExactChecks::run_judged(const Case& c, ExactData data,
+                                           const std::function<std::string(int set)>& check) {
+  const std::string key = c.key();
   if (const auto it = done_.find(key); it != done_.end()) return it->second;
   const auto t0 = std::chrono::steady_clock::now();
   ExactResult r;
@@ -15,11 +23,10 @@ const ExactResult& ExactChecks::run(const Case& c, ExactData data, const std::fu
   try {
     // Set 0 last: the timed calls sum it (--time_on=exact), so it stays in place for them.
     for (int set = InputStore::kExactSets - 1; set >= 0 && r.check == Outcome::Check::passed; --set) {
-      const double got = sum_exact(set);
-      const Verdict v = check_exact(got, references_.exact(c.n, set, c.dtype, data));
-      if (!v.ok) {
+      const std::string why = check(set);
+      if (!why.empty()) {
         r.check = Outcome::Check::failed;
-        r.message = v.message + " (" + (data == ExactData::sparse ? "sparse " : "") + "data set " +
+        r.message = why + " (" + (data == ExactData::sparse ? "sparse " : "") + "data set " +
                     std::to_string(set + 1) + " of " + std::to_string(InputStore::kExactSets) + ", seed " +
                     std::to_string(input_.exact_seed(set)) + ")";
       }

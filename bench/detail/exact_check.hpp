@@ -1,6 +1,6 @@
 #pragma once
 // The exact check (bench/detail/verify.hpp): a backend summing integer data its stated accumulator sums
-// exactly, once per (backend, n) whatever the mode and however often Google Benchmark calls the
+// exactly, once per (backend, n or shape) whatever the mode and however often Google Benchmark calls the
 // benchmark; its verdict fails the benchmark where it failed or could not run.
 #include <functional>
 #include <map>
@@ -26,12 +26,15 @@ class ExactChecks {
   // result with the set's reference; later calls return the first verdict. A Skip from it is a
   // check that could not run, a CheckFailed one that failed. Its wall time is counted.
   const ExactResult& run(const Case& c, ExactData data, const std::function<double(int set)>& sum_exact);
+  // The same for a call that judges its own result (a shape's outputs, bench/detail/outputs_check.hpp):
+  // `check(set)` returns why set `set` failed ("exact check failed: ..."), or empty.
+  const ExactResult& run_judged(const Case& c, ExactData data, const std::function<std::string(int set)>& check);
   double seconds() const noexcept { return seconds_; }
 
  private:
   const InputStore& input_;
   ReferenceCache& references_;
-  std::map<std::pair<std::string, std::int64_t>, ExactResult> done_;
+  std::map<std::string, ExactResult> done_;  // by Case::key()
   double seconds_ = 0;
 };
 

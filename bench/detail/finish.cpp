@@ -26,6 +26,12 @@ bool report_contention(benchmark::State& state, const Contention& load, int gpu_
 // The sampling's part of the outcome, and the counters every row has.
 Outcome sampled(benchmark::State& state, const Session& session, const Case& c, const Measurement& m) {
   state.counters["n"] = static_cast<double>(c.n);
+  if (c.shape) {  // which bytes bytes_per_second counts: the input read and the outputs written
+    state.counters["rows"] = static_cast<double>(c.shape->rows);
+    state.counters["cols"] = static_cast<double>(c.shape->cols);
+    state.counters["outputs"] = static_cast<double>(c.shape->outputs());
+    state.counters["bytes_written"] = static_cast<double>(c.written_bytes());
+  }
   report_stats(state, m.stats);
   Outcome o{c.name(), Outcome::Kind::ok, {}};
   o.by_rule = !session.options().user_min_time && c.min_time == 0;
@@ -64,12 +70,13 @@ bool within_ceiling(benchmark::State& state, const Case& c, const Measurement& m
 bool calls_pass(benchmark::State& state, Session& session, const Case& c, const Measurement& m, Outcome& o) {
   std::vector<double> on_input = m.input_calls;
   if (m.timed_on == TimedData::input) on_input.insert(on_input.end(), m.calls.begin(), m.calls.end());
-  const CallsVerdict accuracy = check_calls(m.first_result, on_input, m.reference, m.structure, m.promised);
   const bool timed_exact = m.timed_on == TimedData::exact;
+  const CallsVerdict accuracy = m.outputs ? m.outputs->on_input
+                                          : check_calls(m.first_result, on_input, m.reference, m.structure, m.promised);
   const CallsVerdict timed =
-      timed_exact
-          ? check_calls_exact(m.calls, session.references().exact(c.n, 0, c.dtype, exact_data_for(m.structure)))
-          : accuracy;
+      m.outputs     ? m.outputs->timed
+      : timed_exact ? check_calls_exact(m.calls, session.references().exact(c.n, 0, c.dtype, exact_data_for(m.structure)))
+                    : accuracy;
   state.counters["rel_err"] = accuracy.worst.rel_err;
   if (accuracy.worst.rel_tol) state.counters["rel_tol"] = *accuracy.worst.rel_tol;
   state.counters["wrong_calls"] = static_cast<double>(accuracy.wrong + (timed_exact ? timed.wrong : 0));
@@ -94,16 +101,19 @@ bool calls_pass(benchmark::State& state, Session& session, const Case& c, const 
 
 void finish_case(benchmark::State& state, Session& session, const Case& c, const Measurement& m) {
   Outcome o = sampled(state, session, c, m);
-  if (m.structure.acc == Accumulator::none) {  // a timing floor that reads nothing and sums nothing
+  if (m.structure.acc == Accumulator::none) {  // a timing floor that sums nothing
+    if (c.shape) within_ceiling(state, c, m, o);  // a shape's floor reads and writes: its bytes/s
     o.message = "timing only: computes no sum";
     session.log().record(std::move(o));
     return;
   }
   state.SetLabel(describe(m.structure));  // the accumulator and structure behind rel_tol, in the JSON
   bool ok = within_ceiling(state, c, m, o);
-  const StoredInput in = session.references().stored_input(c.n, c.dtype);
-  for (const StoredCount& count : kStoredCounts) {
-    if (const std::int64_t v = in.*count.field; v > 0) state.counters[count.key] = static_cast<double>(v);
+  if (!c.shape) {
+    const StoredInput in = session.references().stored_input(c.n, c.dtype);
+    for (const StoredCount& count : kStoredCounts) {
+      if (const std::int64_t v = in.*count.field; v > 0) state.counters[count.key] = static_cast<double>(v);
+    }
   }
   ok = calls_pass(state, session, c, m, o) && ok;
   state.counters["exact"] = o.exact == Outcome::Check::passed ? 1.0 : 0.0;
@@ -113,7 +123,8 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
   }
   // The calls this row's verdict rests on: on the input, timed, and the exact check's (shared by
   // the cold and hot rows of a backend and n).
-  o.checked_calls = 1 + static_cast<std::int64_t>(m.input_calls.size() + m.calls.size()) + InputStore::kExactSets;
+  o.checked_calls = m.outputs ? 1 + m.outputs->on_input.checked + m.outputs->timed.checked + InputStore::kExactSets
+                              : 1 + static_cast<std::int64_t>(m.input_calls.size() + m.calls.size()) + InputStore::kExactSets;
   state.counters["checked_calls"] = static_cast<double>(o.checked_calls);
   if (!ok) {
     o.kind = Outcome::Kind::verification_failed;

@@ -14,6 +14,7 @@
 #include "bench/detail/sampling.hpp"
 #include "bench/detail/session.hpp"
 #include "bench/api/summation.hpp"
+#include "bench/detail/verify.hpp"
 
 namespace rb::bench {
 
@@ -44,6 +45,13 @@ struct Measurement {
   Reference reference;         // the input's fp64 reference at n, over the values as stored
   Structure structure;         // how the backend states it sums (bench/api/summation.hpp)
   ExactResult exact;           // the exact check's verdict for this backend and n (bench/detail/exact_check.hpp)
+  // A shape's rows (Case::shape): the verdicts of the per-output checks, judged where the outputs
+  // are (bench/detail/outputs_check.hpp), in place of `calls` and `reference`.
+  struct OutputsVerdicts {
+    CallsVerdict on_input;  // the untimed calls on the input: accuracy and repeatability
+    CallsVerdict timed;     // every timed call's outputs against the exact data's integer sums
+  };
+  std::optional<OutputsVerdicts> outputs;
   // Keeps the calls on the input (accuracy_calls' sums): the first, and the others.
   void on_input(const std::vector<double>& sums) {
     first_result = sums.front();

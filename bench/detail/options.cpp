@@ -147,6 +147,20 @@ const std::vector<Flag>& flags() {
        "4Ki/4Mi/4Gi (binary), A..B (A, 2A, 4A, ... <= B).\n"
        "Default: 2^10..2^31 plus 1e4,1e5,1e6,1e7,1e8,5e8,1e9; CPU backends\n"
        "take those up to 2^22, then 2^24, 2^26, 2^28, unless --sizes is given."},
+      {"--shapes", "LIST", false,
+       [](Options& o, const std::string& v) {
+         try {
+           o.shapes = parse_shapes(v);
+         } catch (const std::invalid_argument& e) {
+           throw UsageError(std::string("--shapes: ") + e.what());
+         }
+       },
+       "sums along a dimension of B rows of N (row-major), comma-separated:\n"
+       "BxN (each row summed, torch.sum(x, dim=1)), BxN/cols (each column,\n"
+       "dim=0), T:N1..N2 (N = N1, 4 N1, ... <= N2 at B = T / N, both axes), or\n"
+       "default (2^24:1..2^24,2^28:1..2^28). Runs the rows of the backends\n"
+       "that sum along a dimension, named <backend>/<B>x<N>[/cols]/<mode>;\n"
+       "without --sizes, only those rows. Not part of the default sweep"},
       {"--dtype", "LIST", false,
        [](Options& o, const std::string& v) {
          try {

@@ -7,6 +7,7 @@
 
 #include "bench/detail/element.hpp"
 #include "bench/detail/sampling.hpp"
+#include "common/shape.hpp"
 #include "common/synth.hpp"
 
 namespace rb::bench {
@@ -23,6 +24,9 @@ struct Options {
   std::vector<std::int64_t> sizes;  // sorted, unique
   std::vector<Dtype> dtypes = {Dtype::f32};  // --dtype: the element types, in the order given
   bool sizes_given = false;         // --sizes given: every backend runs every size
+  // --shapes: the shapes the backends that sum along a dimension run (common/shape.hpp). Given
+  // without --sizes, only those rows run.
+  std::vector<Shape2D> shapes;
   Dist dist = Dist::harmonic;
   bool dist_given = false;          // --dist given (it excludes --input)
   std::uint64_t seed = 42;

@@ -72,4 +72,16 @@ StoredInput ReferenceCache::stored_input(std::int64_t n, Dtype d) {
   return s;
 }
 
+const OutputReferences& ReferenceCache::outputs(const Shape2D& shape, Dtype d, int set) {
+  input_.require(shape.elements());
+  if (!(shape == outputs_shape_)) {
+    outputs_.clear();
+    outputs_shape_ = shape;
+  }
+  const auto key = std::make_pair(d, set);
+  if (const auto it = outputs_.find(key); it != outputs_.end()) return it->second;
+  const ChunkSource source = set < 0 ? input_.input_source() : input_.exact_source(set);
+  return outputs_[key] = output_references(source, shape, d);
+}
+
 }  // namespace rb::bench

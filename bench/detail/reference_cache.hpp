@@ -9,6 +9,7 @@
 
 #include "bench/detail/exact_data.hpp"
 #include "bench/detail/input_store.hpp"
+#include "bench/detail/outputs_check.hpp"
 #include "bench/detail/reference.hpp"
 #include "bench/detail/stored_input.hpp"
 
@@ -22,6 +23,10 @@ class ReferenceCache {
   const Reference& input(std::int64_t n, Dtype d = Dtype::f32);
   // The reference of exact data set `set` (InputStore::fill_exact) as `d` stores it.
   const Reference& exact(std::int64_t n, int set, Dtype d = Dtype::f32, ExactData data = ExactData::dense);
+  // Each output's reference of a shape (bench/detail/outputs_check.hpp) over the input (set -1) or
+  // exact data set `set`, as `d` stores them. Only the last shape's are kept: the shapes' rows run
+  // shape by shape, and at 2^28 outputs one set takes 4 GiB.
+  const OutputReferences& outputs(const Shape2D& shape, Dtype d, int set = -1);
 
   // What the input holds and what storing it as `d` did to it at n (bench/detail/stored_input.hpp); the
   // largest n of each type with something to say is kept for the closing summary.
@@ -43,6 +48,8 @@ class ReferenceCache {
   std::map<std::pair<Dtype, int>, Scanned> scans_;
   std::map<std::tuple<std::int64_t, int, Dtype>, Reference> sparse_;
   std::map<Dtype, std::pair<std::int64_t, StoredInput>> notes_;
+  Shape2D outputs_shape_;
+  std::map<std::pair<Dtype, int>, OutputReferences> outputs_;
 };
 
 }  // namespace rb::bench

@@ -9,13 +9,22 @@
 namespace rb::bench {
 namespace {
 
+// The sizes entry by entry, then the shapes: shape by shape, every shaped entry at each (rows of
+// one shape side by side, and its references computed once).
 template <class F>
 void for_each_case(const std::vector<BackendEntry>& entries, const Options& options, F&& f) {
+  const bool sizes = options.shapes.empty() || options.sizes_given;
   for (const auto& e : entries) {
-    if (!e.unavailable.empty()) continue;
+    if (!e.unavailable.empty() || e.shaped || !sizes) continue;
     for (const auto n : options.sizes) {
       if (!options.sizes_given && e.default_size && !e.default_size(n)) continue;
       for (const auto mode : e.modes) f(e, Case{e.name, n, mode, e.dtype});
+    }
+  }
+  for (const Shape2D& shape : options.shapes) {
+    for (const auto& e : entries) {
+      if (!e.unavailable.empty() || !e.shaped) continue;
+      for (const auto mode : e.modes) f(e, Case{e.name, shape.elements(), mode, e.dtype, shape});
     }
   }
 }

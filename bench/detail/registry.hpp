@@ -36,6 +36,7 @@ struct BackendEntry {
   // Its sample spans the GPUs of every rank (AcrossGpus, bench/api/definition.hpp): under a launcher
   // only these run, and in one process only with --gpus (bench/launch/launch.hpp).
   bool collective = false;
+  bool shaped = false;  // runs the --shapes cases, not the sizes (BackendDef::shaped)
   std::function<void(benchmark::State&, const Case&)> run;
 };
 
@@ -61,7 +62,8 @@ std::vector<BackendEntry> registered_backends(Session& session, std::string& gpu
 
 // The cases of the available entries whose names pass the filter (Google Benchmark's syntax:
 // a regex, "all", or a leading '-' to negate), in registration order: every size of
-// options.sizes, or, when those are the defaults, the ones each entry's default_size keeps.
+// options.sizes, or, when those are the defaults, the ones each entry's default_size keeps
+// (none when --shapes is given without --sizes); a shaped entry's, every shape of --shapes.
 std::vector<Case> select_cases(const std::vector<BackendEntry>& entries, const Options& options,
                                const std::string& filter);
 

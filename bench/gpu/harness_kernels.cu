@@ -69,7 +69,31 @@ __global__ void keep_and_poison_kernel(unsigned* slot, unsigned* keep) {
   slot[i] = 0xFFFFFFFFu;
 }
 
+__global__ void compare_kernel(const unsigned* __restrict__ got, const unsigned* __restrict__ want, std::int64_t count,
+                               unsigned long long* wrong, unsigned long long* first) {
+  unsigned long long mine = 0, lowest = ~0ull;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < count; i += stride) {
+    if (got[i] != want[i]) {
+      if (mine++ == 0) lowest = static_cast<unsigned long long>(i);
+    }
+  }
+  if (mine) {
+    atomicAdd(wrong, mine);
+    atomicMin(first, lowest);
+  }
+}
+
 }  // namespace
+
+void enqueue_compare(cudaStream_t stream, const float* got, const float* want, std::int64_t count,
+                     unsigned long long* wrong, unsigned long long* first) {
+  if (count <= 0) return;
+  const auto blocks = static_cast<unsigned>(std::min<std::int64_t>(4096, (count + 255) / 256));
+  compare_kernel<<<blocks, 256, 0, stream>>>(reinterpret_cast<const unsigned*>(got),
+                                              reinterpret_cast<const unsigned*>(want), count, wrong, first);
+  RB_CUDA_CHECK_LAUNCH();
+}
 
 void enqueue_keep_and_poison(cudaStream_t stream, void* slot, void* keep) {
   keep_and_poison_kernel<<<1, 4, 0, stream>>>(static_cast<unsigned*>(slot), static_cast<unsigned*>(keep));

@@ -47,4 +47,10 @@ void enqueue_generate(cudaStream_t stream, float* x, std::int64_t n, Dist dist, 
 void enqueue_generate_range(cudaStream_t stream, float* x, std::int64_t begin, std::int64_t end, Dist dist,
                             std::uint64_t seed);
 
+// The per-call check of a shape's outputs: counts the i in [0, count) where got[i] and want[i]
+// differ in bits into *wrong, and lowers *first to the smallest such i (*wrong starts at 0 and
+// *first at all ones).
+void enqueue_compare(cudaStream_t stream, const float* got, const float* want, std::int64_t count,
+                     unsigned long long* wrong, unsigned long long* first);
+
 }  // namespace rb::bench::gpu

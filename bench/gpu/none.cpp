@@ -14,6 +14,7 @@ std::vector<BackendEntry> bind_gpu_rows(Session&, std::vector<BackendDef<T>> def
     e.dtype = dtype_of<T>;
     e.unavailable = why_not;
     e.determinism = def.determinism;
+    e.shaped = def.shaped;
     e.collective = def.collective();
     out.push_back(std::move(e));
   }

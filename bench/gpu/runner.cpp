@@ -37,6 +37,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
 #include "bench/gpu/clock_watch.hpp"
 #include "bench/gpu/cold_flush.hpp"
 #include "bench/gpu/others_watch.hpp"
+#include "bench/gpu/outputs_log.hpp"
 #include "bench/gpu/context.hpp"
 #include "bench/gpu/session.hpp"
 #include "bench/gpu/stream_check.hpp"
@@ -95,21 +96,22 @@ double one_call(GpuSession& g, Backend& backend) {
   return backend.result();
 }
 
-// The samples, each behind the spin kernel (and the flush, cold), with every call's sum logged and
-// the clocks, other processes and host time watched over them alone.
-template <class Backend>
-Timing timed_loop(benchmark::State& state, Session& session, const Case& c, Backend& backend, Measurement& m) {
+// The samples, each behind the spin kernel (and the flush, cold), with every call's result logged
+// (`log`: a CallLog, or a shape's OutputsLog) and the clocks, other processes and host time
+// watched over them alone.
+template <class Backend, class Log>
+Timing timed_loop(benchmark::State& state, Session& session, const Case& c, Backend& backend, Measurement& m,
+                  Log& log) {
   GpuSession& g = runtime().get();
   const bool blocking = backend.blocking();
   double host_seconds = 0;
   std::int64_t calls = 0;
   gpu::ClockWatch clock(g.info().pci_bus_id, g.info().sm_clock_khz);
-  gpu::CallLog sums(g, backend);
   gpu::OthersWatch others(g.info().pci_bus_id);
   const LoadWatch load;  // other processes' CPU time over the samples alone
   const Timing timing = measure(state, sampling_for(session.options(), c, kEventTickSeconds), [&] {
+    log.before_call();  // poisons the result (keeping the previous call's sum), before the flush
     if (c.mode == Mode::cold) g.enqueue_flush();
-    sums.before_call();  // poisons the result slot (keeping the previous call's sum)
     if (blocking) RB_CUDA_CHECK(cudaStreamSynchronize(g.stream()));
     else g.enqueue_spin(c.mode == Mode::cold);
     g.record_start();
@@ -119,7 +121,7 @@ Timing timed_loop(benchmark::State& state, Session& session, const Case& c, Back
     ++calls;
     g.record_stop();
     const double dt = g.elapsed_seconds();
-    sums.after_call();
+    log.after_call();
     clock.poll();
     others.poll();
     return dt;
@@ -131,10 +133,21 @@ Timing timed_loop(benchmark::State& state, Session& session, const Case& c, Back
   state.counters["throttled"] = clock.throttled() ? 1.0 : 0.0;
   state.counters["stream_check"] = blocking ? 0.0 : 1.0;
   if (blocking && calls > 0) state.counters["host_us"] = 1e6 * host_seconds / static_cast<double>(calls);
-  for (const double sum : sums.take()) m.calls.push_back(sum);
   RB_CUDA_CHECK(cudaStreamSynchronize(g.stream()));
   RB_CUDA_CHECK(cudaGetLastError());
   return timing;
+}
+
+template <class T>
+void finish_gpu_case(benchmark::State& state, Session& session, const Case& c, const BackendDef<T>& def,
+                     const Timing& timing, Measurement& m) {
+  const GpuSession& g = runtime().get();
+  m.seconds = timing.seconds;
+  m.peak_bytes_per_s = g.info().peak_bytes_per_s;
+  m.ceiling = ceiling_of(g.info(), c);
+  m.stats = timing.stats;
+  m.promised = def.determinism;
+  finish_case(state, session, c, m);
 }
 
 template <class T>
@@ -164,15 +177,81 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>
     } else {
       in_place.restore();
     }
-    const Timing timing = timed_loop(state, session, c, *backend, m);
-    m.seconds = timing.seconds;
-    m.peak_bytes_per_s = g.info().peak_bytes_per_s;
-    m.ceiling = ceiling_of(g.info(), c);
-    m.stats = timing.stats;
-    m.promised = def.determinism;
-    finish_case(state, session, c, m);
+    gpu::CallLog sums(g, *backend);
+    const Timing timing = timed_loop(state, session, c, *backend, m, sums);
+    for (const double sum : sums.take()) m.calls.push_back(sum);
+    finish_gpu_case(state, session, c, def, timing, m);
     backend.reset();
     in_place.restore();  // here, where an error fails the row; the guard covers the other paths
+  } catch (const std::exception& e) {
+    fail_case(state, session, c, e);
+  }
+}
+
+// A shape's row (Case::shape): the same order of operations, every check per output
+// (bench/detail/outputs_check.hpp). The timed calls always sum exact data set 0.
+template <class T>
+void run_gpu_shaped_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
+  try {
+    if (session.options().time_on != TimedData::exact) {
+      throw Skip("a shape's timed calls sum the exact data (--time_on=input is for one-dimensional rows)");
+    }
+    GpuSession& g = runtime().get();
+    ExactInPlace in_place(g);
+    const Shape2D shape = *c.shape;
+    const T* input = g.input_as<T>(c.n);
+    gpu::OutputsLog outputs(g, shape.outputs());
+    Measurement m;
+    auto backend = def.make(gpu::GpuProblemOf<T>{input, c.n, g.stream(), g.scratch(), g.slot(), g.info().sm_count,
+                                                 shape, outputs.data()});
+    m.structure = backend->structure();
+    if (exact_data_for(m.structure) != ExactData::dense) {
+      throw Skip("no exact data along a dimension for a 16-bit accumulator or result");
+    }
+    const auto call = [&] {
+      outputs.poison();
+      backend->enqueue(g.stream());
+      RB_CUDA_CHECK(cudaStreamSynchronize(g.stream()));
+      RB_CUDA_CHECK(cudaGetLastError());
+      return outputs.read();
+    };
+    // A floor that sums nothing (ref/segmented) is timed on the input, unchecked.
+    const bool sums = m.structure.acc != Accumulator::none;
+    const OutputReferences unchecked;
+    OutputsAccuracy on_input(sums ? session.references().outputs(shape, c.dtype) : unchecked, m.structure,
+                             def.determinism);
+    accuracy_calls([&] {
+      if (sums) on_input.add(call());
+      else call();
+      return 0.0;
+    });
+    const auto exact_sums = [&](int set) { return exact_outputs(session.references().outputs(shape, c.dtype, set)); };
+    if (sums) {
+      m.exact = session.exact().run_judged(c, ExactData::dense, [&](int set) {
+        in_place.fill(c.n, set, c.dtype, ExactData::dense);
+        std::vector<float> got;
+        if (set == 1) {
+          outputs.poison();
+          gpu::call_through_graph(g, *backend, [&] { return outputs.poisoned(); });
+          got = outputs.read();
+        } else {
+          got = call();
+        }
+        const std::string why = compare_outputs(got, exact_sums(set));
+        return why.empty() ? why : "exact check failed: " + why;
+      });
+      in_place.fill(c.n, 0, c.dtype, ExactData::dense);
+      outputs.expect(exact_sums(0));
+    }
+    m.timed_on = TimedData::exact;
+    outputs.before_call();  // one call on it: a hot row's data in L2, as its timed calls find it
+    backend->enqueue(g.stream());
+    outputs.after_call();
+    const Timing timing = timed_loop(state, session, c, *backend, m, outputs);
+    m.outputs = Measurement::OutputsVerdicts{on_input.verdict(), timed_outputs_verdict(outputs.take(), shape.outputs())};
+    finish_gpu_case(state, session, c, def, timing, m);
+    backend.reset();
+    in_place.restore();
   } catch (const std::exception& e) {
     fail_case(state, session, c, e);
   }
@@ -202,6 +281,7 @@ std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef
     e.dtype = dtype_of<T>;
     e.modes = {Mode::cold, Mode::hot};
     e.determinism = def.determinism;
+    e.shaped = def.shaped;
     if (const auto* across = std::get_if<AcrossGpus>(&def.measure)) {
       const std::string own = !def.unavailable.empty() ? def.unavailable
                               : info && across->probe  ? across->probe(session.options())
@@ -217,7 +297,8 @@ std::vector<BackendEntry> bind_gpu_rows(Session& session, std::vector<BackendDef
       e.unavailable = unavailable_on_gpu(def, info.has_value(), why_not);
       e.run = [&session, def](benchmark::State& s, const Case& c) {
         release_loops();
-        run_gpu_case(s, session, def, c);
+        if (c.shape) run_gpu_shaped_case(s, session, def, c);
+        else run_gpu_case(s, session, def, c);
       };
     }
     out.push_back(std::move(e));

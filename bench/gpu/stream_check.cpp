@@ -24,7 +24,7 @@ bool slot_poisoned(const GpuSession& g) {
 
 }  // namespace
 
-double call_through_graph(GpuSession& g, GpuBackend& backend) {
+double call_through_graph(GpuSession& g, GpuBackend& backend, const std::function<bool()>& untouched) {
   const cudaStream_t stream = g.stream();
   g.slot().poison();
   RB_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -60,8 +60,9 @@ double call_through_graph(GpuSession& g, GpuBackend& backend) {
   std::size_t nodes = 0;
   RB_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
   if (nodes == 0) broken("the call put no work on the harness's stream");
-  if (backend.result_in() != ResultIn::elsewhere && !slot_poisoned(g)) {
-    broken("the result slot was written while the call was only being captured: its work ran elsewhere");
+  if (untouched ? !untouched() : backend.result_in() != ResultIn::elsewhere && !slot_poisoned(g)) {
+    broken(std::string("the ") + (untouched ? "outputs were" : "result slot was") +
+           " written while the call was only being captured: its work ran elsewhere");
   }
   RB_CUDA_CHECK(cudaGraphInstantiate(&owned.exec, graph, 0));
   RB_CUDA_CHECK(cudaGraphLaunch(owned.exec, stream));

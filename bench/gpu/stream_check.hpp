@@ -8,6 +8,8 @@
 // while it is captured (the poisoned result slot stays poisoned), the graph must hold work, and its
 // replay must give the exact sum (bench/detail/verify.hpp). A blocking backend (thrust/*) synchronizes by
 // design and is exempt.
+#include <functional>
+
 #include "bench/api/gpu_backend.hpp"
 #include "bench/gpu/session.hpp"
 
@@ -15,6 +17,8 @@ namespace rb::bench::gpu {
 
 // Captures one call of `backend` on g's stream and replays it; returns the replay's sum. Throws
 // CheckFailed (bench/detail/session.hpp) naming the rule when the call breaks it.
-double call_through_graph(GpuSession& g, GpuBackend& backend);
+// `untouched`, when given, says whether the call's outputs still hold their poison after the
+// capture (a shaped row's, bench/gpu/outputs_log.hpp), in place of the result slot's check.
+double call_through_graph(GpuSession& g, GpuBackend& backend, const std::function<bool()>& untouched = {});
 
 }  // namespace rb::bench::gpu

@@ -25,21 +25,13 @@
 #include <cstdint>
 
 #include "common/dtype.hpp"
+#include "common/shape.hpp"
 #include "kernels/cuda/sum.hpp"
 
 namespace rb::cuda {
 
-enum class Axis { rows, cols };
-
-struct Shape2D {
-  std::int64_t rows = 0;  // B
-  std::int64_t cols = 0;  // N, the row length
-  Axis axis = Axis::rows;
-  std::int64_t outputs() const noexcept { return axis == Axis::rows ? rows : cols; }
-  std::int64_t elements() const noexcept { return rows * cols; }
-  // The length of each output's sum: N for rows, B for columns.
-  std::int64_t summed() const noexcept { return axis == Axis::rows ? cols : rows; }
-};
+using rb::Axis;
+using rb::Shape2D;
 
 // Which kernel a shape gets (tests aim their shapes at the boundaries between them):
 //   rows_tile    short rows: a block stages a tile of whole rows in shared memory with 16-byte

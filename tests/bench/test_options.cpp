@@ -57,6 +57,16 @@ TEST(Options, Defaults) {
   EXPECT_TRUE(o.input_path.empty());
 }
 
+// --shapes: the shapes of the rows that sum along a dimension (common/shape.hpp), in order.
+TEST(Options, Shapes) {
+  const auto o = Argv({"--shapes=4x1000,1000x4/cols"}).parse();
+  ASSERT_EQ(o.shapes.size(), 2u);
+  EXPECT_EQ(o.shapes[0], (rb::Shape2D{4, 1000, rb::Axis::rows}));
+  EXPECT_EQ(o.shapes[1], (rb::Shape2D{1000, 4, rb::Axis::cols}));
+  EXPECT_FALSE(o.sizes_given);
+  EXPECT_TRUE(Argv({"--sizes=1000"}).parse().shapes.empty());
+}
+
 TEST(Options, UnknownFlagsAreLeftForTheCaller) {
   Argv a({"--frobnicate", "--sizesX=3"});
   a.parse();
@@ -72,7 +82,8 @@ TEST(Options, BadValuesAreClearErrors) {
       {"--precision=0", "0"},       {"--precision=1", "fraction"}, {"--precision=50", "50"},
       {"--precision=x%", "x%"},     {"--min_samples=0", "0"},      {"--max_samples=-3", "-3"},
       {"--max_time=0", "positive time"}, {"--max_time=1h", "1h"}, {"--timeout=0", "positive time"},
-      {"--warmup=-1s", "-1s"}};
+      {"--warmup=-1s", "-1s"},      {"--shapes=4x0", "4x0"},       {"--shapes=4x4/rows", "4x4/rows"},
+      {"--shapes=2^10:3..2^10", "does not divide"}};
   for (const auto& [arg, needle] : cases) {
     Argv a({arg});
     try {
@@ -209,7 +220,7 @@ TEST(Options, EveryFlagInTheHelpIsParsed) {
       }
     }
   }
-  EXPECT_EQ(flags, 25);
+  EXPECT_EQ(flags, 26);
   EXPECT_TRUE(Argv({"-h"}).parse().help);
   EXPECT_TRUE(Argv({"--version"}).parse().version);
 }
