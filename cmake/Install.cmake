@@ -47,7 +47,7 @@ install(EXPORT reduce_bench_targets NAMESPACE reduce_bench:: FILE reduce_benchTa
 # other header is needed; the GPU part only where the GPU layer was built, so a CPU-only package
 # holds no CUDA or NCCL header. tests/public_headers.cmake checks that these include nothing else.
 set(RB_PUBLIC_HEADERS bench/api/cpu_backend.hpp bench/api/definition.hpp bench/api/determinism.hpp bench/api/registration.hpp
-                      bench/api/summation.hpp)
+                      bench/api/summation.hpp common/shape.hpp)
 if(RB_HAVE_CUDA)
   list(APPEND RB_PUBLIC_HEADERS bench/api/gpu_backend.hpp bench/api/gpu_memory.hpp common/cuda_check.hpp common/dtype.hpp)
 endif()
