@@ -66,8 +66,8 @@ class CubSegmented final : public GpuBackend {
     const auto plus = ::cuda::std::plus<float>{};
     if constexpr (kFixed) {
 #if CCCL_VERSION >= 3004000
-      return cub::DeviceSegmentedReduce::Reduce(temp, bytes, in_, out_, shape_.rows, static_cast<int>(shape_.cols), plus,
-                                                0.0f, s);
+      return cub::DeviceSegmentedReduce::Reduce(temp, bytes, in_, out_, shape_.rows, static_cast<int>(shape_.cols),
+                                                plus, 0.0f, s);
 #else
       return cudaErrorNotSupported;
 #endif

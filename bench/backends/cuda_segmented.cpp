@@ -35,7 +35,8 @@ Structure segmented_structure(const rb::cuda::SegmentedGeometry& g, const Shape2
       return {Accumulator::f32, (len + lanes - 1) / lanes + 8, tree_depth(g.threads) + 64};
     }
     case SegmentedPlan::cols_flat:
-    case SegmentedPlan::cols_tile: return {Accumulator::f32, std::min(len, std::max<std::int64_t>(g.per_block, 1)), 3 + 64};
+    case SegmentedPlan::cols_tile:
+      return {Accumulator::f32, std::min(len, std::max<std::int64_t>(g.per_block, 1)), 3 + 64};
     default: return {Accumulator::f32, len, 0};
   }
 }
@@ -84,7 +85,8 @@ class RefSegmented final : public GpuBackend {
 
 template <class T>
 std::vector<BackendDef<T>> rows() {
-  return {gpu_shaped_backend<CudaSegmented<T>, T>("cuda/segmented"), gpu_shaped_backend<RefSegmented<T>, T>("ref/segmented")};
+  return {gpu_shaped_backend<CudaSegmented<T>, T>("cuda/segmented"),
+          gpu_shaped_backend<RefSegmented<T>, T>("ref/segmented")};
 }
 
 }  // namespace

@@ -74,9 +74,10 @@ bool calls_pass(benchmark::State& state, Session& session, const Case& c, const 
   const CallsVerdict accuracy = m.outputs ? m.outputs->on_input
                                           : check_calls(m.first_result, on_input, m.reference, m.structure, m.promised);
   const CallsVerdict timed =
-      m.outputs     ? m.outputs->timed
-      : timed_exact ? check_calls_exact(m.calls, session.references().exact(c.n, 0, c.dtype, exact_data_for(m.structure)))
-                    : accuracy;
+      m.outputs ? m.outputs->timed
+      : timed_exact
+          ? check_calls_exact(m.calls, session.references().exact(c.n, 0, c.dtype, exact_data_for(m.structure)))
+          : accuracy;
   state.counters["rel_err"] = accuracy.worst.rel_err;
   if (accuracy.worst.rel_tol) state.counters["rel_tol"] = *accuracy.worst.rel_tol;
   state.counters["wrong_calls"] = static_cast<double>(accuracy.wrong + (timed_exact ? timed.wrong : 0));
@@ -123,8 +124,9 @@ void finish_case(benchmark::State& state, Session& session, const Case& c, const
   }
   // The calls this row's verdict rests on: on the input, timed, and the exact check's (shared by
   // the cold and hot rows of a backend and n).
-  o.checked_calls = m.outputs ? 1 + m.outputs->on_input.checked + m.outputs->timed.checked + InputStore::kExactSets
-                              : 1 + static_cast<std::int64_t>(m.input_calls.size() + m.calls.size()) + InputStore::kExactSets;
+  o.checked_calls = m.outputs
+                        ? 1 + m.outputs->on_input.checked + m.outputs->timed.checked + InputStore::kExactSets
+                        : 1 + static_cast<std::int64_t>(m.input_calls.size() + m.calls.size()) + InputStore::kExactSets;
   state.counters["checked_calls"] = static_cast<double>(o.checked_calls);
   if (!ok) {
     o.kind = Outcome::Kind::verification_failed;

@@ -88,7 +88,8 @@ void rows_references(const ChunkSource& source, const Shape2D& s, Dtype d, Outpu
     const std::int64_t b = task / chunks, c = task % chunks;
     std::vector<float> scratch;
     read_rect(source, d, s.cols, b * band, std::min(s.rows, (b + 1) * band), c * kChunk,
-              std::min(s.cols, (c + 1) * kChunk), scratch, [&](std::int64_t r, std::int64_t, const float* x, std::int64_t k) {
+              std::min(s.cols, (c + 1) * kChunk), scratch,
+              [&](std::int64_t r, std::int64_t, const float* x, std::int64_t k) {
                 Acc& a = partial[static_cast<std::size_t>(r * chunks + c)];
                 for (std::int64_t i = 0; i < k; ++i) a.add(x[i]);
               });
@@ -103,7 +104,8 @@ void rows_references(const ChunkSource& source, const Shape2D& s, Dtype d, Outpu
 // Columns: bands of rows (as many as keep bands x N partials near 2^24) by bands of columns;
 // the row bands' partials are added in row order.
 void cols_references(const ChunkSource& source, const Shape2D& s, Dtype d, OutputReferences& out) {
-  const std::int64_t bands = std::clamp<std::int64_t>((std::int64_t{1} << 24) / s.cols, 1, std::min<std::int64_t>(s.rows, 64));
+  const std::int64_t bands =
+      std::clamp<std::int64_t>((std::int64_t{1} << 24) / s.cols, 1, std::min<std::int64_t>(s.rows, 64));
   const std::int64_t width = s.cols <= kChunk ? s.cols : 4096;
   const std::int64_t col_bands = (s.cols + width - 1) / width;
   std::vector<Acc> partial(static_cast<std::size_t>(bands * s.cols));
@@ -111,7 +113,8 @@ void cols_references(const ChunkSource& source, const Shape2D& s, Dtype d, Outpu
     const std::int64_t b = task / col_bands, c = task % col_bands;
     std::vector<float> scratch;
     read_rect(source, d, s.cols, s.rows * b / bands, s.rows * (b + 1) / bands, c * width,
-              std::min(s.cols, (c + 1) * width), scratch, [&](std::int64_t, std::int64_t j0, const float* x, std::int64_t k) {
+              std::min(s.cols, (c + 1) * width), scratch,
+              [&](std::int64_t, std::int64_t j0, const float* x, std::int64_t k) {
                 Acc* a = &partial[static_cast<std::size_t>(b * s.cols + j0)];
                 for (std::int64_t i = 0; i < k; ++i) a[i].add(x[i]);
               });
@@ -194,9 +197,10 @@ void OutputsAccuracy::add(std::span<const float> got) {
   v_.differed += differed > 0;
   const bool broke = differed > 0 && promised_ != Determinism::not_guaranteed;
   if ((wrong > 0 || broke) && v_.wrong++ == 0) {
-    v_.message = wrong > 0 ? worst.message
-                           : std::to_string(differed) + " outputs differ from the first call's bits; the backend promises " +
-                                 std::string(determinism_name(promised_));
+    v_.message = wrong > 0
+                     ? worst.message
+                     : std::to_string(differed) + " outputs differ from the first call's bits; the backend promises " +
+                           std::string(determinism_name(promised_));
   }
 }
 
@@ -218,9 +222,9 @@ CallsVerdict timed_outputs_verdict(std::span<const CallMismatch> calls, std::int
     if (v.wrong++ == 0) {
       v.worst.ok = false;
       v.worst.rel_err = std::numeric_limits<double>::infinity();
-      v.message = "per-call check failed: timed call " + std::to_string(k + 1) + " of " +
-                  std::to_string(calls.size()) + ": " + std::to_string(calls[k].wrong) + " of " +
-                  std::to_string(outputs) + " outputs differ from their integer sums (or were written past), the first at " +
+      v.message = "per-call check failed: timed call " + std::to_string(k + 1) + " of " + std::to_string(calls.size()) +
+                  ": " + std::to_string(calls[k].wrong) + " of " + std::to_string(outputs) +
+                  " outputs differ from their integer sums (or were written past), the first at " +
                   std::to_string(calls[k].first);
     }
   }

@@ -248,7 +248,8 @@ void run_gpu_shaped_case(benchmark::State& state, Session& session, const Backen
     backend->enqueue(g.stream());
     outputs.after_call();
     const Timing timing = timed_loop(state, session, c, *backend, m, outputs);
-    m.outputs = Measurement::OutputsVerdicts{on_input.verdict(), timed_outputs_verdict(outputs.take(), shape.outputs())};
+    m.outputs =
+        Measurement::OutputsVerdicts{on_input.verdict(), timed_outputs_verdict(outputs.take(), shape.outputs())};
     finish_gpu_case(state, session, c, def, timing, m);
     backend.reset();
     in_place.restore();

@@ -105,7 +105,8 @@ TEST(ShapedGpu, EveryShapedRowPassesAndTheLegacyStreamIsCaught) {
 
 TEST(ShapedGpu, RowTailDroppedOnOneCallInTwentyIsCaughtInEveryRun) {
   RB_REQUIRE_GPU();
-  for (const Shape2D s : {Shape2D{257, 1001, Axis::rows}, Shape2D{65536, 3, Axis::rows}, Shape2D{16, 1 << 20, Axis::rows}}) {
+  for (const Shape2D s :
+       {Shape2D{257, 1001, Axis::rows}, Shape2D{65536, 3, Axis::rows}, Shape2D{16, 1 << 20, Axis::rows}}) {
     rb::test::expect_caught_every_run(rb::test::mutant_runs(30), "mutant/segmented_drop_row_tail",
                                       "drops row B/2's last element on 1 call in 20", s.elements(), [&] {
       Options o = shaped_options({s});

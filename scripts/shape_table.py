@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Tables of the sums along a dimension (reduce_bench --shapes): one table per element type, axis
+and total B x N, one line per row length N, each row's GB/s (input read + outputs written, the
+JSON's bytes_per_second) and its share of the same run's ref/segmented (the floor: the input read
+and the outputs written once), then ours over the fastest peer. Standard library only.
+
+    python3 scripts/shape_table.py shapes.json [more.json ...] [--mode cold]
+
+Rows of several files are merged (a CCCL 3.4 build's cub/segmented_fixed beside the toolkit's
+run); a name measured twice keeps the first file's.
+"""
+import argparse
+import re
+import sys
+
+import bench_json
+
+SHAPE_RE = re.compile(
+    r"^(?P<backend>.+)/(?P<b>\d+)x(?P<n>\d+)(?P<cols>/cols)?/(?P<mode>cold|hot)(?:/manual_time)?$")
+OURS = "cuda/segmented"
+FLOOR = "ref/segmented"
+PEERS = ("cub/segmented", "cub/segmented_fixed", "torch/sum_dim", "torch/sum_dim_f32", "cpu/avx2/segmented")
+
+
+def exponent(v):
+    return "2^%d" % (v.bit_length() - 1) if v > 0 and v & (v - 1) == 0 else str(v)
+
+
+def collect(paths, mode):
+    rows = {}  # (dtype, axis, total, n) -> {backend: (GB/s or None, note)}
+    for path in paths:
+        _, benches = bench_json.load(path)
+        for name, b in benches.items():
+            m = SHAPE_RE.match(name)
+            if not m or m.group("mode") != mode:
+                continue
+            backend, dtype = bench_json.split_dtype(m.group("backend"))
+            rows_b, n = int(m.group("b")), int(m.group("n"))
+            key = (dtype, "cols" if m.group("cols") else "rows", rows_b * n, n)
+            bps = b.bytes_per_second()
+            if b.errors:
+                cell = (None, "error")
+            elif not bps:
+                cell = (None, "skipped" if b.skips else "-")
+            else:
+                cell = (sorted(bps)[len(bps) // 2] / 1e9, "")
+            rows.setdefault(key, {}).setdefault(backend, cell)
+    return rows
+
+
+def table(rows, dtype, axis, total):
+    keys = sorted(k for k in rows if k[:3] == (dtype, axis, total))
+    if not keys:
+        return []
+    peers = [p for p in PEERS if any(p in rows[k] for k in keys)]
+    head = ["N", "B", FLOOR + " GB/s", OURS + " GB/s (% floor)"] + [p + " GB/s" for p in peers] + ["ours / best peer"]
+    out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for k in keys:
+        cells = rows[k]
+        floor = cells.get(FLOOR, (None, "-"))[0]
+        ours = cells.get(OURS, (None, "-"))
+
+        def show(c, with_pct=False):
+            gbs, note = c
+            if gbs is None:
+                return note
+            pct = " (%.0f%%)" % (100 * gbs / floor) if with_pct and floor else ""
+            return "%.0f%s" % (gbs, pct)
+
+        best = max((cells[p][0] for p in peers if p in cells and cells[p][0]), default=None)
+        ratio = "%.2f" % (ours[0] / best) if ours[0] and best else "-"
+        line = [exponent(k[3]), exponent(total // k[3]), show(cells.get(FLOOR, (None, "-"))), show(ours, True)]
+        line += [show(cells.get(p, (None, "-"))) for p in peers] + [ratio]
+        out.append("| " + " | ".join(line) + " |")
+    return ["### %s, %s, total %s" % (dtype, "each row (dim=1)" if axis == "rows" else "each column (dim=0)",
+                                     exponent(total)), ""] + out + [""]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("json", nargs="+")
+    ap.add_argument("--mode", default="cold", choices=("cold", "hot"))
+    args = ap.parse_args()
+    try:
+        rows = collect(args.json, args.mode)
+    except bench_json.BadInput as e:
+        sys.exit("shape_table.py: %s" % e)
+    if not rows:
+        sys.exit("shape_table.py: no %s rows of --shapes in %s" % (args.mode, ", ".join(args.json)))
+    for dtype in sorted({k[0] for k in rows}, key=lambda d: d != "f32"):
+        for axis in ("rows", "cols"):
+            for total in sorted({k[2] for k in rows if k[:2] == (dtype, axis)}):
+                print("\n".join(table(rows, dtype, axis, total)))
+
+
+if __name__ == "__main__":
+    main()
