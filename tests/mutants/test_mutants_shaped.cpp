@@ -59,17 +59,10 @@ BackendDef<float> shaped(const char* name) {
   return def;
 }
 
-Options shaped_options(std::vector<Shape2D> shapes) {
-  Options o = rb::test::small_options({});
-  o.sizes_given = false;
-  o.shapes = std::move(shapes);
-  return o;
-}
-
 TEST(ShapedMutants, EveryBugIsCaughtAndTheControlsPass) {
   const std::vector<Shape2D> shapes = {{257, 1001, Axis::rows}, {1001, 257, Axis::cols}, {3, 7, Axis::rows},
                                        {7, 3, Axis::cols}};
-  Session session(shaped_options(shapes));
+  Session session(rb::test::shape_options(shapes));
   std::vector<BackendDef<float>> defs = {
       shaped<Bug::none>("mutant/shaped_control"),
       shaped<Bug::skip_last_output>("mutant/skip_last_output"),
@@ -111,7 +104,7 @@ TEST(ShapedMutants, RowTailDroppedOnOneCallInTwentyIsCaughtInEveryRun) {
     std::uint64_t seed = 500;
     rb::test::expect_caught_every_run(rb::test::mutant_runs(30), "mutant/drop_row_tail",
                                       "drops row B/2's last element on 1 call in 20", s.elements(), [&] {
-      Options o = shaped_options({s});
+      Options o = rb::test::shape_options({s});
       o.rule = StopRule{};
       o.rule.max_seconds = o.rule.timeout_seconds = 10;
       o.rule.max_samples = 3 * static_cast<std::int64_t>(ShapedMutant<Bug::none>::kPeriod);

@@ -59,18 +59,11 @@ BackendDef<float> mutant(const char* name) {
   return gpu_shaped_backend<SegmentedMutant<kFault>>(name);
 }
 
-Options shaped_options(std::vector<Shape2D> shapes) {
-  Options o = rb::test::small_options({});
-  o.sizes_given = false;
-  o.shapes = std::move(shapes);
-  return o;
-}
-
 TEST(ShapedGpu, EveryShapedRowPassesAndTheLegacyStreamIsCaught) {
   RB_REQUIRE_GPU();
   const std::vector<Shape2D> shapes = {{100003, 3, Axis::rows},   {4099, 1001, Axis::rows}, {3, 1 << 20, Axis::rows},
                                        {1001, 4099, Axis::cols},  {100003, 3, Axis::cols},  {5, 300007, Axis::cols}};
-  Session session(shaped_options(shapes));
+  Session session(rb::test::shape_options(shapes));
   std::vector<BackendDef<float>> defs;
   for (const auto& def : rb::test::registered_gpu_defs()) {
     if (def.shaped) defs.push_back(def);
@@ -109,7 +102,7 @@ TEST(ShapedGpu, RowTailDroppedOnOneCallInTwentyIsCaughtInEveryRun) {
        {Shape2D{257, 1001, Axis::rows}, Shape2D{65536, 3, Axis::rows}, Shape2D{16, 1 << 20, Axis::rows}}) {
     rb::test::expect_caught_every_run(rb::test::mutant_runs(30), "mutant/segmented_drop_row_tail",
                                       "drops row B/2's last element on 1 call in 20", s.elements(), [&] {
-      Options o = shaped_options({s});
+      Options o = rb::test::shape_options({s});
       o.rule = StopRule{};
       Session session(o);
       std::string why_not;

@@ -11,6 +11,7 @@
 #include "bench/detail/measure.hpp"
 
 namespace rb::test {
+
 namespace {
 
 class SilentReporter : public benchmark::BenchmarkReporter {
@@ -61,6 +62,13 @@ bench::Options small_options(std::vector<std::int64_t> sizes) {
   o.rule.warmup_seconds = 0.005;
   o.dist = bench::Dist::uniform;
   o.seed = 1234;
+  return o;
+}
+
+bench::Options shape_options(std::vector<rb::Shape2D> shapes) {
+  bench::Options o = small_options({});
+  o.sizes_given = false;
+  o.shapes = std::move(shapes);
   return o;
 }
 

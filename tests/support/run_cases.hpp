@@ -14,6 +14,8 @@ namespace rb::test {
 
 // Options for a small run: the given sizes, signed uniform input.
 bench::Options small_options(std::vector<std::int64_t> sizes);
+// The same light rule for the rows that sum along a dimension, at these shapes only (--shapes).
+bench::Options shape_options(std::vector<rb::Shape2D> shapes);
 // Registers every case of `entries` at the session's option sizes whose name matches `filter`
 // (Google Benchmark's syntax), runs them with a tiny min time and clears the registrations again.
 // Returns how many ran.
