@@ -13,13 +13,14 @@ namespace {
 }
 
 std::int64_t dimension(std::string_view item, std::string_view text) {
+  std::int64_t v = 0;
   try {
-    const std::int64_t v = parse_size(text);
-    if (v == 0) bad(item, "a dimension of 0 sums nothing");
-    return v;
+    v = parse_size(text);
   } catch (const std::invalid_argument& e) {
     bad(item, e.what());
   }
+  if (v == 0) bad(item, "a dimension of 0 sums nothing");
+  return v;
 }
 
 void add(std::vector<Shape2D>& out, const Shape2D& s) {
@@ -58,10 +59,13 @@ std::vector<Shape2D> default_shapes() {
 
 std::vector<Shape2D> parse_shapes(std::string_view text) {
   std::vector<Shape2D> out;
-  while (!text.empty()) {
+  const std::string_view whole = text;
+  for (bool more = !text.empty(); more;) {
     const auto comma = text.find(',');
     const std::string_view item = text.substr(0, comma);
-    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    more = comma != std::string_view::npos;
+    text = more ? text.substr(comma + 1) : std::string_view();
+    if (item.empty()) bad(item, "an empty item in '" + std::string(whole) + "'");
     if (item == "default") {
       for (const Shape2D& s : default_shapes()) add(out, s);
     } else if (item.find(':') != std::string_view::npos) {
@@ -81,7 +85,7 @@ std::vector<Shape2D> parse_shapes(std::string_view text) {
       add(out, s);
     }
   }
-  if (out.empty()) bad(text, "no shape");
+  if (out.empty()) bad(whole, "no shape");
   return out;
 }
 

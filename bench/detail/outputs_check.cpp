@@ -1,6 +1,7 @@
 #include "bench/detail/outputs_check.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <cstdio>
@@ -67,65 +68,85 @@ void read_rect(const ChunkSource& source, Dtype d, std::int64_t n_cols, std::int
   }
 }
 
-void finish(OutputReferences& out, const std::vector<Acc>& acc) {
-  out.sum.resize(acc.size());
-  out.sum_abs.resize(acc.size());
-  for (std::size_t i = 0; i < acc.size(); ++i) {
-    out.sum[i] = acc[i].value();
-    out.sum_abs[i] = acc[i].abs;
-    out.finite = out.finite && acc[i].special == 0;
+// Writes each output's reference as it completes: no array of accumulators per output (at 2^28
+// outputs one would take 8 GiB).
+struct Sink {
+  explicit Sink(OutputReferences& o, std::int64_t outputs) : out(o) {
+    out.sum.resize(static_cast<std::size_t>(outputs));
+    out.sum_abs.resize(static_cast<std::size_t>(outputs));
   }
-}
+  ~Sink() { out.finite = finite; }
+  void put(std::int64_t i, const Acc& a) {
+    out.sum[static_cast<std::size_t>(i)] = a.value();
+    out.sum_abs[static_cast<std::size_t>(i)] = a.abs;
+    if (a.special != 0) finite = false;  // NaN != 0 too
+  }
+  OutputReferences& out;
+  std::atomic<bool> finite{true};
+};
 
-// Rows: short rows in bands of whole rows, long rows in column chunks whose partials are added
-// in column order.
+// Rows: short rows in bands of whole rows, each row's sum complete in one task; long rows in
+// column chunks whose partials are added in column order.
 void rows_references(const ChunkSource& source, const Shape2D& s, Dtype d, OutputReferences& out) {
+  Sink sink(out, s.rows);
   const std::int64_t chunks = (s.cols + kChunk - 1) / kChunk;
   const std::int64_t band = chunks > 1 ? 1 : std::max<std::int64_t>(1, kChunk / s.cols);
   const std::int64_t bands = (s.rows + band - 1) / band;
-  std::vector<Acc> partial(static_cast<std::size_t>(s.rows * chunks));
+  std::vector<Acc> partial(chunks > 1 ? static_cast<std::size_t>(s.rows * chunks) : 0);
   parallel_for(bands * chunks, [&](std::int64_t task) {
     const std::int64_t b = task / chunks, c = task % chunks;
     std::vector<float> scratch;
     read_rect(source, d, s.cols, b * band, std::min(s.rows, (b + 1) * band), c * kChunk,
               std::min(s.cols, (c + 1) * kChunk), scratch,
               [&](std::int64_t r, std::int64_t, const float* x, std::int64_t k) {
-                Acc& a = partial[static_cast<std::size_t>(r * chunks + c)];
+                Acc a;
                 for (std::int64_t i = 0; i < k; ++i) a.add(x[i]);
+                if (chunks == 1) sink.put(r, a);
+                else partial[static_cast<std::size_t>(r * chunks + c)] = a;
               });
   });
-  std::vector<Acc> acc(static_cast<std::size_t>(s.rows));
+  if (chunks == 1) return;
   for (std::int64_t r = 0; r < s.rows; ++r) {
-    for (std::int64_t c = 0; c < chunks; ++c) acc[r].add(partial[static_cast<std::size_t>(r * chunks + c)]);
+    Acc a;
+    for (std::int64_t c = 0; c < chunks; ++c) a.add(partial[static_cast<std::size_t>(r * chunks + c)]);
+    sink.put(r, a);
   }
-  finish(out, acc);
 }
 
-// Columns: bands of rows (as many as keep bands x N partials near 2^24) by bands of columns;
-// the row bands' partials are added in row order.
+// Columns: bands of rows (as many as keep bands x N partials within 2^24, at most 64) by bands of
+// columns; the row bands' partials are added in row order. One band: each column completes in
+// its task.
 void cols_references(const ChunkSource& source, const Shape2D& s, Dtype d, OutputReferences& out) {
+  Sink sink(out, s.cols);
   const std::int64_t bands =
       std::clamp<std::int64_t>((std::int64_t{1} << 24) / s.cols, 1, std::min<std::int64_t>(s.rows, 64));
   const std::int64_t width = s.cols <= kChunk ? s.cols : 4096;
   const std::int64_t col_bands = (s.cols + width - 1) / width;
-  std::vector<Acc> partial(static_cast<std::size_t>(bands * s.cols));
+  std::vector<Acc> partial(bands > 1 ? static_cast<std::size_t>(bands * s.cols) : 0);
   parallel_for(bands * col_bands, [&](std::int64_t task) {
     const std::int64_t b = task / col_bands, c = task % col_bands;
+    const std::int64_t j0 = c * width, j1 = std::min(s.cols, (c + 1) * width);
+    std::vector<Acc> local(bands == 1 ? static_cast<std::size_t>(j1 - j0) : 0);
+    // acc[j - base]: column j's accumulator, local (one band) or this band's partial
+    const std::int64_t base = bands == 1 ? j0 : 0;
+    Acc* acc = bands == 1 ? local.data() : &partial[static_cast<std::size_t>(b * s.cols)];
     std::vector<float> scratch;
-    read_rect(source, d, s.cols, s.rows * b / bands, s.rows * (b + 1) / bands, c * width,
-              std::min(s.cols, (c + 1) * width), scratch,
-              [&](std::int64_t, std::int64_t j0, const float* x, std::int64_t k) {
-                Acc* a = &partial[static_cast<std::size_t>(b * s.cols + j0)];
-                for (std::int64_t i = 0; i < k; ++i) a[i].add(x[i]);
+    read_rect(source, d, s.cols, s.rows * b / bands, s.rows * (b + 1) / bands, j0, j1, scratch,
+              [&](std::int64_t, std::int64_t first, const float* x, std::int64_t k) {
+                for (std::int64_t i = 0; i < k; ++i) acc[first - base + i].add(x[i]);
               });
-  });
-  std::vector<Acc> acc(static_cast<std::size_t>(s.cols));
-  parallel_for((s.cols + kChunk - 1) / kChunk, [&](std::int64_t c) {
-    for (std::int64_t j = c * kChunk; j < std::min(s.cols, (c + 1) * kChunk); ++j) {
-      for (std::int64_t b = 0; b < bands; ++b) acc[j].add(partial[static_cast<std::size_t>(b * s.cols + j)]);
+    if (bands == 1) {
+      for (std::int64_t j = j0; j < j1; ++j) sink.put(j, acc[j - base]);
     }
   });
-  finish(out, acc);
+  if (bands == 1) return;
+  parallel_for((s.cols + kChunk - 1) / kChunk, [&](std::int64_t c) {
+    for (std::int64_t j = c * kChunk; j < std::min(s.cols, (c + 1) * kChunk); ++j) {
+      Acc a;
+      for (std::int64_t b = 0; b < bands; ++b) a.add(partial[static_cast<std::size_t>(b * s.cols + j)]);
+      sink.put(j, a);
+    }
+  });
 }
 
 bool same_bits(float a, float b) { return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b); }
@@ -180,7 +201,10 @@ void OutputsAccuracy::add(std::span<const float> got) {
     if (std::isnan(r.sum)) r.nan = 1;  // matched in kind (check_accuracy)
     else if (std::isinf(r.sum)) (r.sum > 0 ? r.pos_inf : r.neg_inf) = 1;
     Verdict v = check_accuracy(got[i], r, structure_);
-    if (!v.ok && wrong++ == 0) v.message += " (output " + std::to_string(i) + ")";
+    if (!v.ok) {
+      ++wrong;
+      v.message += " (output " + std::to_string(i) + ")";
+    }
     if (!any || (!v.ok && worst.ok) || (v.ok == worst.ok && v.rel_err > worst.rel_err)) worst = v;
     any = true;
   }
