@@ -87,7 +87,7 @@ TEST(ShapedMutants, EveryBugIsCaughtAndTheControlsPass) {
         EXPECT_EQ(o.kind, Outcome::Kind::ok) << e.name << tail << ": " << o.message;
         EXPECT_EQ(o.exact, Outcome::Check::passed) << e.name << tail;
         EXPECT_EQ(o.calls, Outcome::Check::passed) << e.name << tail;
-        EXPECT_GT(o.checked_calls, 20) << e.name << tail;
+        EXPECT_GE(o.checked_calls, 1 + 2 + 3) << e.name << tail;  // on the input, exact, min_samples timed
         continue;
       }
       EXPECT_EQ(o.kind, Outcome::Kind::verification_failed) << e.name << tail << ": " << o.message;
