@@ -4,7 +4,7 @@ and total B x N, one line per row length N, each row's GB/s (input read + output
 JSON's bytes_per_second) and its share of the same run's ref/segmented (the floor: the input read
 and the outputs written once), then ours over the fastest peer. Standard library only.
 
-    python3 scripts/shape_table.py shapes.json [more.json ...] [--mode cold]
+    scripts/shape_table.py shapes.json [more.json ...] [--mode cold] [--out page.md]   (default: stdout)
 
 Rows of several files are merged (a CCCL 3.4 build's cub/segmented_fixed beside the toolkit's
 run); a name measured twice keeps the first file's.
@@ -80,6 +80,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("json", nargs="+")
     ap.add_argument("--mode", default="cold", choices=("cold", "hot"))
+    ap.add_argument("--out")
     args = ap.parse_args()
     try:
         rows = collect(args.json, args.mode)
@@ -87,11 +88,17 @@ def main():
         sys.exit("shape_table.py: %s" % e)
     if not rows:
         sys.exit("shape_table.py: no %s rows of --shapes in %s" % (args.mode, ", ".join(args.json)))
+    lines = [bench_json.stamp(__file__), ""]
     for dtype in sorted({k[0] for k in rows}, key=lambda d: d != "f32"):
         for axis in ("rows", "cols"):
             for total in sorted({k[2] for k in rows if k[:2] == (dtype, axis)}):
-                print("\n".join(table(rows, dtype, axis, total)))
-
+                lines += table(rows, dtype, axis, total)
+    text = "\n".join(lines).rstrip("\n") + "\n"
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
 
 if __name__ == "__main__":
     main()
