@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Tables of the sums along a dimension (reduce_bench --shapes): one table per element type, axis
 and total B x N, one line per row length N, each row's GB/s (input read + outputs written, the
-JSON's bytes_per_second) and its share of the same run's ref/segmented (the floor: the input read
-and the outputs written once), then ours over the fastest peer. Standard library only.
+JSON's bytes_per_second), ours as a share of the same run's ref/segmented (the floor: the input
+read and the outputs written once) and of the DRAM peak (the first file's context), then ours over
+the fastest peer. Standard library only.
 
     scripts/shape_table.py shapes.json [more.json ...] [--mode cold] [--out page.md]   (default: stdout)
 
@@ -27,9 +28,16 @@ def exponent(v):
 
 
 def collect(paths, mode):
-    rows = {}  # (dtype, axis, total, n) -> {backend: (GB/s or None, note)}
+    """({(dtype, axis, total, n): {backend: (GB/s or None, note)}}, the first file's DRAM peak GB/s)."""
+    rows = {}
+    peak = None
     for path in paths:
-        _, benches = bench_json.load(path)
+        context, benches = bench_json.load(path)
+        if peak is None:
+            try:
+                peak = float(context.get("gpu_peak_bandwidth_GBps", "")) or None
+            except ValueError:
+                peak = None
         for name, b in benches.items():
             m = SHAPE_RE.match(name)
             if not m or m.group("mode") != mode:
@@ -45,15 +53,16 @@ def collect(paths, mode):
             else:
                 cell = (sorted(bps)[len(bps) // 2] / 1e9, "")
             rows.setdefault(key, {}).setdefault(backend, cell)
-    return rows
+    return rows, peak
 
 
-def table(rows, dtype, axis, total):
+def table(rows, peak, dtype, axis, total):
     keys = sorted(k for k in rows if k[:3] == (dtype, axis, total))
     if not keys:
         return []
     peers = [p for p in PEERS if any(p in rows[k] for k in keys)]
-    head = ["N", "B", FLOOR + " GB/s", OURS + " GB/s (% floor)"] + [p + " GB/s" for p in peers] + ["ours / best peer"]
+    head = ["N", "B", FLOOR + " GB/s", OURS + " GB/s (% floor, % DRAM peak)"] + [p + " GB/s" for p in peers]
+    head += ["ours / best peer"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for k in keys:
         cells = rows[k]
@@ -64,8 +73,12 @@ def table(rows, dtype, axis, total):
             gbs, note = c
             if gbs is None:
                 return note
-            pct = " (%.0f%%)" % (100 * gbs / floor) if with_pct and floor else ""
-            return "%.0f%s" % (gbs, pct)
+            pct = []
+            if with_pct and floor:
+                pct.append("%.0f%%" % (100 * gbs / floor))
+            if with_pct and peak:
+                pct.append("%.0f%% peak" % (100 * gbs / peak))
+            return "%.0f%s" % (gbs, " (%s)" % ", ".join(pct) if pct else "")
 
         best = max((cells[p][0] for p in peers if p in cells and cells[p][0]), default=None)
         ratio = "%.2f" % (ours[0] / best) if ours[0] and best else "-"
@@ -83,7 +96,7 @@ def main():
     ap.add_argument("--out")
     args = ap.parse_args()
     try:
-        rows = collect(args.json, args.mode)
+        rows, peak = collect(args.json, args.mode)
     except bench_json.BadInput as e:
         sys.exit("shape_table.py: %s" % e)
     if not rows:
@@ -92,7 +105,7 @@ def main():
     for dtype in sorted({k[0] for k in rows}, key=lambda d: d != "f32"):
         for axis in ("rows", "cols"):
             for total in sorted({k[2] for k in rows if k[:2] == (dtype, axis)}):
-                lines += table(rows, dtype, axis, total)
+                lines += table(rows, peak, dtype, axis, total)
     text = "\n".join(lines).rstrip("\n") + "\n"
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
