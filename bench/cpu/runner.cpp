@@ -13,7 +13,7 @@
 #include "bench/detail/contention.hpp"
 #include "bench/detail/measure.hpp"
 #include "bench/detail/finish.hpp"
-#include "bench/detail/outputs_check.hpp"
+#include "bench/detail/shaped_checks.hpp"
 
 namespace rb::bench {
 namespace {
@@ -82,43 +82,40 @@ void run_cpu_case(benchmark::State& state, Session& session, const BackendDef<T>
   }
 }
 
-// A shape's row (Case::shape): the same steps, every check per output
-// (bench/detail/outputs_check.hpp), each timed call's outputs compared after its clock stops.
+// A shape's row (Case::shape): the same steps, every check per output (ShapedChecks), each timed
+// call's outputs compared with the integer sums after its clock stops.
 template <class T>
 void run_cpu_shaped_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
   try {
-    if (session.options().time_on != TimedData::exact) {
-      throw Skip("a shape's timed calls sum the exact data (--time_on=input is for one-dimensional rows)");
-    }
     ExactInPlace in_place(session.input());
-    const Shape2D shape = *c.shape;
-    std::vector<float> out(static_cast<std::size_t>(shape.outputs() + kOutputsGuard));
-    const std::span<const float> outputs(out.data(), static_cast<std::size_t>(shape.outputs()));
+    std::vector<float> out(static_cast<std::size_t>(c.outputs() + kOutputsGuard));
+    const std::span<const float> outputs(out.data(), static_cast<std::size_t>(c.outputs()));
     Measurement m;
-    auto backend = def.make(CpuProblemOf<T>{session.input().host_data_as<T>(c.n), c.n, shape, out.data()});
+    auto backend = def.make(CpuProblemOf<T>{session.input().host_data_as<T>(c.n), c.n, *c.shape, out.data()});
     m.structure = backend->structure();
-    const auto timed_call = [&](double& seconds) {
+    ShapedChecks checks(session, c, m.structure, def.determinism);
+    const auto timed_call = [&](double& seconds) {  // the outputs poisoned first, outside the clock
       std::memset(out.data(), 0xFF, out.size() * sizeof(float));
       const auto t0 = std::chrono::steady_clock::now();
       benchmark::DoNotOptimize(backend->run());
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      return outputs;
     };
     double last_call = 0;
-    OutputsAccuracy on_input(session.references().outputs(shape, c.dtype), m.structure, def.determinism);
+    const auto untimed_call = [&] {
+      timed_call(last_call);
+      return std::vector<float>(outputs.begin(), outputs.end());
+    };
     accuracy_calls([&] {
-      on_input.add(timed_call(last_call));
+      checks.on_input(untimed_call());
       return 0.0;
     });
-    const auto exact_sums = [&](int set) { return exact_outputs(session.references().outputs(shape, c.dtype, set)); };
-    m.exact = session.exact().run_judged(c, ExactData::dense, [&](int set) {
+    m.exact = checks.exact([&](int set) {
       in_place.fill(c.n, set, c.dtype, ExactData::dense);
-      const std::string why = compare_outputs(timed_call(last_call), exact_sums(set));
-      return why.empty() ? why : "exact check failed: " + why;
+      return untimed_call();
     });
     m.timed_on = TimedData::exact;
-    in_place.fill(c.n, 0, c.dtype, ExactData::dense);
-    const std::vector<float> want = exact_sums(0);
+    in_place.fill(c.n, 0, c.dtype, ExactData::dense);  // the exact check ran for an earlier mode, or left it
+    const std::vector<float> want = checks.expected();
     std::vector<CallMismatch> calls;
     const auto checked_call = [&] {
       double seconds = 0;
@@ -130,7 +127,7 @@ void run_cpu_shaped_case(benchmark::State& state, Session& session, const Backen
     const LoadWatch load;
     const Timing timing = measure(state, sampling_for(session.options(), c, kSteadyTickSeconds), checked_call);
     m.contention = load.read();
-    m.outputs = Measurement::OutputsVerdicts{on_input.verdict(), timed_outputs_verdict(calls, shape.outputs())};
+    m.outputs = checks.verdicts(calls);
     finish_cpu_case(state, session, c, def, *backend, timing, m);
     in_place.restore();
   } catch (const std::exception& e) {

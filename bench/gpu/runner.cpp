@@ -29,6 +29,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "bench/detail/ceiling.hpp"
@@ -44,6 +45,7 @@ static_assert(CCCL_VERSION == RB_CCCL_VERSION_CODE,
 #include "bench/detail/measure.hpp"
 #include "bench/detail/finish.hpp"
 #include "bench/detail/run_context.hpp"
+#include "bench/detail/shaped_checks.hpp"
 
 namespace rb::bench {
 namespace {
@@ -189,25 +191,18 @@ void run_gpu_case(benchmark::State& state, Session& session, const BackendDef<T>
 }
 
 // A shape's row (Case::shape): the same order of operations, every check per output
-// (bench/detail/outputs_check.hpp). The timed calls always sum exact data set 0.
+// (ShapedChecks), each timed call compared with the integer sums on the device (OutputsLog).
 template <class T>
 void run_gpu_shaped_case(benchmark::State& state, Session& session, const BackendDef<T>& def, const Case& c) {
   try {
-    if (session.options().time_on != TimedData::exact) {
-      throw Skip("a shape's timed calls sum the exact data (--time_on=input is for one-dimensional rows)");
-    }
     GpuSession& g = runtime().get();
     ExactInPlace in_place(g);
-    const Shape2D shape = *c.shape;
     const T* input = g.input_as<T>(c.n);
-    gpu::OutputsLog outputs(g, shape.outputs());
+    gpu::OutputsLog outputs(g, c.outputs());
     Measurement m;
     auto backend = def.make(gpu::GpuProblemOf<T>{input, c.n, g.stream(), g.scratch(), g.slot(), g.info().sm_count,
-                                                 shape, outputs.data()});
+                                                 *c.shape, outputs.data()});
     m.structure = backend->structure();
-    if (exact_data_for(m.structure) != ExactData::dense) {
-      throw Skip("no exact data along a dimension for a 16-bit accumulator or result");
-    }
     const auto call = [&] {
       outputs.poison();
       backend->enqueue(g.stream());
@@ -216,40 +211,30 @@ void run_gpu_shaped_case(benchmark::State& state, Session& session, const Backen
       return outputs.read();
     };
     // A floor that sums nothing (ref/segmented) is timed on the input, unchecked.
-    const bool sums = m.structure.acc != Accumulator::none;
-    const OutputReferences unchecked;
-    OutputsAccuracy on_input(sums ? session.references().outputs(shape, c.dtype) : unchecked, m.structure,
-                             def.determinism);
+    std::optional<ShapedChecks> checks;
+    if (m.structure.acc != Accumulator::none) checks.emplace(session, c, m.structure, def.determinism);
     accuracy_calls([&] {
-      if (sums) on_input.add(call());
+      if (checks) checks->on_input(call());
       else call();
       return 0.0;
     });
-    const auto exact_sums = [&](int set) { return exact_outputs(session.references().outputs(shape, c.dtype, set)); };
-    if (sums) {
-      m.exact = session.exact().run_judged(c, ExactData::dense, [&](int set) {
+    if (checks) {
+      m.exact = checks->exact([&](int set) {
         in_place.fill(c.n, set, c.dtype, ExactData::dense);
-        std::vector<float> got;
-        if (set == 1) {
-          outputs.poison();
-          gpu::call_through_graph(g, *backend, [&] { return outputs.poisoned(); });
-          got = outputs.read();
-        } else {
-          got = call();
-        }
-        const std::string why = compare_outputs(got, exact_sums(set));
-        return why.empty() ? why : "exact check failed: " + why;
+        if (set != 1) return call();
+        outputs.poison();  // set 1 through a captured graph: the stream rule
+        gpu::call_through_graph(g, *backend, [&] { return outputs.poisoned(); });
+        return outputs.read();
       });
-      in_place.fill(c.n, 0, c.dtype, ExactData::dense);
-      outputs.expect(exact_sums(0));
+      in_place.fill(c.n, 0, c.dtype, ExactData::dense);  // the exact check ran for an earlier mode, or left it
+      outputs.expect(checks->expected());
     }
     m.timed_on = TimedData::exact;
     outputs.before_call();  // one call on it: a hot row's data in L2, as its timed calls find it
     backend->enqueue(g.stream());
     outputs.after_call();
     const Timing timing = timed_loop(state, session, c, *backend, m, outputs);
-    m.outputs =
-        Measurement::OutputsVerdicts{on_input.verdict(), timed_outputs_verdict(outputs.take(), shape.outputs())};
+    if (checks) m.outputs = checks->verdicts(outputs.take());
     finish_gpu_case(state, session, c, def, timing, m);
     backend.reset();
     in_place.restore();
