@@ -20,11 +20,6 @@
 namespace rb::bench::gpu {
 namespace {
 
-std::string probe() {
-  const std::string why = rb::triton::unavailable_reason();
-  return why.empty() ? why : "triton: " + why;
-}
-
 // A triton that cannot be imported here skips the benchmark; a kernel that does not compile fails it.
 template <class Make>
 auto compiled(Make make) {
@@ -89,7 +84,7 @@ BackendDef<float> triton_def(std::string name, Shape shape) {
   BackendDef<float> def{std::move(name), OnGpu<float>{[shape](const GpuProblem& p) -> std::unique_ptr<GpuBackend> {
                           return std::make_unique<TritonSum<Kernel, Shape>>(p, shape);
                         }}};
-  def.probe = probe;
+  def.probe = triton_probe;
   return def;
 }
 
@@ -146,7 +141,7 @@ BackendDef<T> triton_onepass_typed(std::string name, bool widen) {
   BackendDef<T> def{std::move(name), OnGpu<T>{[widen](const GpuProblemOf<T>& p) -> std::unique_ptr<GpuBackend> {
                       return std::make_unique<TritonOnepassTyped<T>>(p, widen);
                     }}};
-  def.probe = probe;
+  def.probe = triton_probe;
   return def;
 }
 
@@ -157,6 +152,11 @@ std::vector<BackendDef<T>> triton_onepass_16bit() {
 }
 
 }  // namespace
+
+std::string triton_probe() {
+  const std::string why = rb::triton::unavailable_reason();
+  return why.empty() ? why : "triton: " + why;
+}
 
 BackendDef<float> triton_two_pass(std::string name, rb::triton::TwoPassShape shape) {
   return triton_def<rb::triton::TwoPass>(std::move(name), shape);

@@ -81,6 +81,8 @@ if __name__ == "__main__":
         ("finish_kernel", {"BLOCK": 1024}, {}),
         ("onepass_kernel", onepass, {}),
         *(("onepass_kernel", onepass, t) for t in ONEPASS_TYPES),
+        *((k, {"BLOCK_R": r, "BLOCK_N": 4096 // r}, {"x": x}) for k in ("rows_kernel", "cols_kernel")
+          for r in (1, 4096) for x in ("fp32", "bf16")),
     ]:
         for aligned in (True, False):
             r = compile_kernel(kernel, consts, 8, aligned and bool(_kernels().ALIGNABLE[kernel]), cc, types)

@@ -38,6 +38,22 @@ OnepassTypes onepass_types(Element e) {
   throw std::invalid_argument("triton onepass: unknown element type");
 }
 
+// Triton's name for an element type SumDim reads.
+const char* triton_type(Dtype d) {
+  switch (d) {
+    case Dtype::f32: return "fp32";
+    case Dtype::f16: return "fp16";
+    case Dtype::bf16: return "bf16";
+    default: throw std::invalid_argument("triton sum_dim: f32, f16 or bf16 input only");
+  }
+}
+
+int pow2_at_least(std::int64_t n, int cap) {
+  int p = 1;
+  while (p < cap && p < n) p *= 2;
+  return p;
+}
+
 int sm_count() {
   int device = 0, sms = 0;
   RB_CUDA_CHECK(cudaGetDevice(&device));
@@ -83,6 +99,26 @@ void Onepass::sum(const void* in, void* scratch, void* out, cudaStream_t stream)
   void* partials = static_cast<char*>(scratch) + kPartialsOffset;
   std::int64_t n = n_;
   launch(*kernel_, static_cast<unsigned>(programs_), {&in, &partials, &counter, &out, &n}, stream);
+}
+
+SumDim::SumDim(const void* in, Dtype dtype, std::int64_t rows, std::int64_t cols, bool along_rows, const float* out)
+    : rows_(rows), cols_(cols) {
+  if (rows < 0 || cols < 0) throw std::invalid_argument("triton sum_dim: a negative dimension");
+  block_n_ = pow2_at_least(cols, along_rows ? kSumDimTile : kSumDimMaxColsBlockN);
+  block_r_ = kSumDimTile / block_n_;
+  const std::int64_t per_program = along_rows ? block_r_ : block_n_;
+  programs_ = ((along_rows ? rows : cols) + per_program - 1) / per_program;
+  if (programs_ > 0x7fffffff) throw std::invalid_argument("triton sum_dim: more programs than a grid holds");
+  const bool aligned = aligned16(in) && aligned16(out) && cols % 16 == 0;
+  const char* type = triton_type(dtype);
+  kernel_ = &compile(along_rows ? "rows_kernel" : "cols_kernel", {{"BLOCK_R", block_r_}, {"BLOCK_N", block_n_}},
+                     kSumDimWarps, aligned, dtype == Dtype::f32 ? ElementTypes{} : ElementTypes{{"x", type}});
+}
+
+void SumDim::sum(const void* in, float* out, cudaStream_t stream) const {
+  if (programs_ == 0) return;  // no outputs
+  std::int64_t b = rows_, n = cols_;
+  launch(*kernel_, static_cast<unsigned>(programs_), {&in, &out, &b, &n}, stream);
 }
 
 }  // namespace rb::triton

@@ -57,4 +57,23 @@ class Onepass {
   const Kernel* kernel_;
 };
 
+// The sums along one dimension of a rows x cols row-major array (sum.py: rows_kernel, cols_kernel):
+// each row's sum (along_rows) or each column's, one launch, float outputs, added in float. `in`
+// holds f32, f16 or bf16 (std::invalid_argument otherwise). One compiled kernel per BLOCK_N and
+// element type; the tile (tuning.hpp) is sized to the summed axis as a Triton user sizes it.
+class SumDim {
+ public:
+  SumDim(const void* in, Dtype dtype, std::int64_t rows, std::int64_t cols, bool along_rows, const float* out);
+  void sum(const void* in, float* out, cudaStream_t stream) const;
+  int block_r() const noexcept { return block_r_; }  // rows per program step
+  int block_n() const noexcept { return block_n_; }  // columns per program step
+  int threads() const noexcept { return kSumDimWarps * 32; }
+  std::int64_t programs() const noexcept { return programs_; }
+
+ private:
+  std::int64_t rows_, cols_, programs_;
+  int block_r_, block_n_;
+  const Kernel* kernel_;
+};
+
 }  // namespace rb::triton

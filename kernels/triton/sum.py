@@ -5,6 +5,11 @@ and launched from C++ with the CUDA runtime's library API: no Python runs in the
 
   two_pass   the classic two-launch design: one program per BLOCK-sized tile writes a partial sum, then
              a second launch (one program) reduces the partials.
+  rows_kernel, cols_kernel   the sums along one dimension of a B x N row-major array (reduce_bench
+             --shapes), written as Triton's tutorials write a row reduction: one program per BLOCK_R
+             rows, looping over N in BLOCK_N steps into a [BLOCK_R, BLOCK_N] float accumulator
+             (rows), or one program per BLOCK_N columns looping over the B rows (cols); one float
+             output per row or column, no split of a long axis between programs.
   onepass    a persistent grid (programs = SMs x PROGS_PER_SM, sized to the work at small n):
              each program strides over full tiles with unmasked loads (one masked tail tile),
              reduces its vector accumulator, stores a partial, and takes a ticket from an integer
@@ -38,6 +43,10 @@ SIGNATURES = {
         "BLOCK": "constexpr",
         "MAX_PROGS": "constexpr",
     },
+    "rows_kernel": {"x_ptr": "*{x}", "out_ptr": "*fp32", "B": "i64", "N": "i64", "BLOCK_R": "constexpr",
+                    "BLOCK_N": "constexpr"},
+    "cols_kernel": {"x_ptr": "*{x}", "out_ptr": "*fp32", "B": "i64", "N": "i64", "BLOCK_R": "constexpr",
+                    "BLOCK_N": "constexpr"},
 }
 
 # The element types a signature leaves open, as Triton spells them ("fp32", "fp64", "fp16", "bf16",
@@ -45,9 +54,16 @@ SIGNATURES = {
 # gets these.
 TYPES = {"x": "fp32", "acc": "fp32", "out": "fp32"}
 
-# Arguments that may be declared 16-byte aligned (tt.divisibility 16) so loads vectorize to 128
-# bits. Only used when the C++ side checked the actual pointer.
-ALIGNABLE = {"partials_kernel": ["x_ptr"], "onepass_kernel": ["x_ptr"], "finish_kernel": []}
+# Arguments that may be declared divisible by 16 (tt.divisibility 16: pointers 16-byte aligned, N a
+# multiple of 16) so loads vectorize to 128 bits, as Triton's JIT specializes them. Only used when
+# the C++ side checked every one of them.
+ALIGNABLE = {
+    "partials_kernel": ["x_ptr"],
+    "onepass_kernel": ["x_ptr"],
+    "finish_kernel": [],
+    "rows_kernel": ["x_ptr", "out_ptr", "N"],
+    "cols_kernel": ["x_ptr", "out_ptr", "N"],
+}
 
 
 @triton.jit
@@ -96,3 +112,28 @@ def onepass_kernel(x_ptr, partials_ptr, counter_ptr, out_ptr, n, BLOCK: tl.const
         # A 16-bit sum is stored into an fp32 {out}: converted exactly.
         tl.store(out_ptr, tl.sum(p, axis=0))
         tl.store(counter_ptr, 0)  # the next launch starts from zero: no memset launch
+
+
+@triton.jit
+def rows_kernel(x_ptr, out_ptr, B, N, BLOCK_R: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0).to(tl.int64) * BLOCK_R + tl.arange(0, BLOCK_R)
+    lanes = tl.arange(0, BLOCK_N)
+    row_ptr = x_ptr + rows[:, None] * N
+    acc = tl.zeros([BLOCK_R, BLOCK_N], dtype=tl.float32)
+    for start in range(0, N, BLOCK_N):
+        cols = start + lanes
+        mask = (rows[:, None] < B) & (cols[None, :] < N)
+        acc += tl.load(row_ptr + cols[None, :], mask=mask, other=0.0).to(tl.float32)
+    tl.store(out_ptr + rows, tl.sum(acc, axis=1), mask=rows < B)
+
+
+@triton.jit
+def cols_kernel(x_ptr, out_ptr, B, N, BLOCK_R: tl.constexpr, BLOCK_N: tl.constexpr):
+    cols = tl.program_id(0).to(tl.int64) * BLOCK_N + tl.arange(0, BLOCK_N)
+    lanes = tl.arange(0, BLOCK_R)
+    acc = tl.zeros([BLOCK_R, BLOCK_N], dtype=tl.float32)
+    for start in range(0, B, BLOCK_R):
+        rows = start + lanes
+        mask = (rows[:, None] < B) & (cols[None, :] < N)
+        acc += tl.load(x_ptr + rows[:, None] * N + cols[None, :], mask=mask, other=0.0).to(tl.float32)
+    tl.store(out_ptr + cols, tl.sum(acc, axis=0), mask=cols < N)

@@ -29,6 +29,15 @@ inline constexpr int kMaxPrograms = 4096;
 // 2^28, 922.7 vs 926.4 at 2^30): kept. 4096 floats over 8 warps is 16 floats (four 16-byte
 // loads) per thread per step, the depth at which cuda/vec4_ilp4 overtakes vec4 from 2^22 (same file).
 inline constexpr TwoPassShape kTwoPassShape{8192, 16};
+
+// triton/sum_dim (rows_kernel, cols_kernel): a tile of kSumDimTile elements per program step over
+// kSumDimWarps warps (onepass's 4096 over 8: four 16-byte loads a thread), BLOCK_N the row's
+// length rounded up to a power of two, capped (rows: the whole tile; columns: 256 floats, 1 KiB of
+// a row per step), and BLOCK_R the rest of the tile: how a Triton user sizes a row reduction.
+// Not swept: a peer as written, not a kernel of ours.
+inline constexpr int kSumDimTile = 4096;
+inline constexpr int kSumDimWarps = 8;
+inline constexpr int kSumDimMaxColsBlockN = 256;
 inline constexpr OnepassShape kOnepassShape{4096, 8, 4};
 
 }  // namespace rb::triton
