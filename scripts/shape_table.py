@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Tables of the sums along a dimension (reduce_bench --shapes): one table per element type, axis
 and total B x N, one line per row length N, each row's GB/s (input read + outputs written, the
-JSON's bytes_per_second), ours as a share of the same run's ref/segmented (the floor: the input
-read and the outputs written once) and of the DRAM peak (the first file's context), then ours over
-the fastest peer. Standard library only.
+JSON's bytes_per_second) with its share of the same run's ref/segmented (the floor: the input read
+and the outputs written once), ours also as a share of the DRAM peak (the first file's context),
+then ours over the fastest peer. Standard library only.
 
     scripts/shape_table.py shapes.json [more.json ...] [--mode cold] [--out page.md]   (default: stdout)
 
@@ -20,7 +20,8 @@ SHAPE_RE = re.compile(
     r"^(?P<backend>.+)/(?P<b>\d+)x(?P<n>\d+)(?P<cols>/cols)?/(?P<mode>cold|hot)(?:/manual_time)?$")
 OURS = "cuda/segmented"
 FLOOR = "ref/segmented"
-PEERS = ("cub/segmented", "cub/segmented_fixed", "torch/sum_dim", "torch/sum_dim_f32", "cpu/avx2/segmented")
+PEERS = ("cub/segmented", "cub/segmented_fixed", "torch/sum_dim", "torch/sum_dim_f32", "triton/sum_dim",
+         "cpu/avx2/segmented")
 
 
 def exponent(v):
@@ -61,7 +62,7 @@ def table(rows, peak, dtype, axis, total):
     if not keys:
         return []
     peers = [p for p in PEERS if any(p in rows[k] for k in keys)]
-    head = ["N", "B", FLOOR + " GB/s", OURS + " GB/s (% floor, % DRAM peak)"] + [p + " GB/s" for p in peers]
+    head = ["N", "B", FLOOR + " GB/s", OURS + " GB/s (% floor, % DRAM peak)"] + [p + " GB/s (% floor)" for p in peers]
     head += ["ours / best peer"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for k in keys:
@@ -69,20 +70,20 @@ def table(rows, peak, dtype, axis, total):
         floor = cells.get(FLOOR, (None, "-"))[0]
         ours = cells.get(OURS, (None, "-"))
 
-        def show(c, with_pct=False):
+        def show(c, of_floor=True, of_peak=False):
             gbs, note = c
             if gbs is None:
                 return note
             pct = []
-            if with_pct and floor:
+            if of_floor and floor:
                 pct.append("%.0f%%" % (100 * gbs / floor))
-            if with_pct and peak:
+            if of_peak and peak:
                 pct.append("%.0f%% peak" % (100 * gbs / peak))
             return "%.0f%s" % (gbs, " (%s)" % ", ".join(pct) if pct else "")
 
         best = max((cells[p][0] for p in peers if p in cells and cells[p][0]), default=None)
         ratio = "%.2f" % (ours[0] / best) if ours[0] and best else "-"
-        line = [exponent(k[3]), exponent(total // k[3]), show(cells.get(FLOOR, (None, "-"))), show(ours, True)]
+        line = [exponent(k[3]), exponent(total // k[3]), show(cells.get(FLOOR, (None, "-")), False), show(ours, True, True)]
         line += [show(cells.get(p, (None, "-"))) for p in peers] + [ratio]
         out.append("| " + " | ".join(line) + " |")
     return ["### %s, %s, total %s" % (dtype, "each row (dim=1)" if axis == "rows" else "each column (dim=0)",
