@@ -28,7 +28,8 @@ class OutputsLog {
   std::vector<float> read();
   // The guard floats and the first and last outputs still hold the poison (a call captured, not run).
   bool poisoned();
-  // What every later call must return.
+  // What every later call must return; until it is called, after_call() compares nothing (a
+  // timing-only row: its calls are poisoned as a checked row's are, and never compared).
   void expect(std::span<const float> want);
 
   // The timed loop's (CallLog's interface).
@@ -43,6 +44,7 @@ class OutputsLog {
   std::int64_t outputs_;
   DeviceBuffer out_, want_, records_;  // records_: kCallBatch wrong counts, then kCallBatch firsts
   std::int64_t pending_ = 0;
+  bool checking_ = false;
   std::vector<CallMismatch> calls_;
 };
 
