@@ -36,12 +36,22 @@ const char* signal_name(int sig) {
 
 extern "C" void on_interrupt(int sig) {
   const int saved_errno = errno;  // write() may change it under the interrupted code
-  g_signal.store(sig);
+  const bool first = first_interrupt(sig);
   struct sigaction dfl {};
   dfl.sa_handler = SIG_DFL;
   sigemptyset(&dfl.sa_mask);
   sigaction(SIGINT, &dfl, nullptr);
   sigaction(SIGTERM, &dfl, nullptr);
+  if (!first) std::raise(sig);  // a second signal taken by another thread before the default was back
+  errno = saved_errno;
+}
+
+}  // namespace
+
+bool first_interrupt(int sig) noexcept {
+  int none = 0;
+  if (!g_signal.compare_exchange_strong(none, sig)) return false;
+  const int saved_errno = errno;
   static constexpr char kInt[] =
       "\nreduce_bench: SIGINT: ending the current benchmark, skipping the rest; again to stop at once\n";
   static constexpr char kTerm[] =
@@ -49,9 +59,8 @@ extern "C" void on_interrupt(int sig) {
   if (sig == SIGINT) (void)!write(STDERR_FILENO, kInt, sizeof kInt - 1);
   else (void)!write(STDERR_FILENO, kTerm, sizeof kTerm - 1);
   errno = saved_errno;
+  return true;
 }
-
-}  // namespace
 
 void install_interrupt_handlers() {
   struct sigaction sa {};

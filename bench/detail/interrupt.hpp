@@ -4,8 +4,10 @@
 // The first SIGINT or SIGTERM only sets a flag: the sampling loop (bench/detail/measure.cpp) ends the
 // benchmark running, every later benchmark is skipped at its entry (bench/detail/registry.cpp), and
 // Google Benchmark still closes the --benchmark_out JSON over what was measured. The handler
-// restores the default action of both signals, so a second one kills at once (once
-// bench/detail/output_file.cpp's handler, installed over this one, has saved the JSON's finished rows).
+// restores the default action of both signals, so a second one kills at once; with a --benchmark_out
+// file, bench/detail/output_file.cpp's handler replaces this one and keeps both signals until the
+// second, which saves the JSON's finished rows first. The first is claimed atomically: two signals
+// sent back to back may run in two threads at once.
 #include <benchmark/benchmark.h>
 #include <signal.h>
 
@@ -21,6 +23,9 @@ void install_interrupt_handlers();
 // SIGINT and SIGTERM, the signals the handlers take: a process started by --processes has them
 // blocked until install_interrupt_handlers unblocks them.
 sigset_t interrupt_signals();
+// The first of them, from a handler: sets the flag and says so on stderr, true for the signal that
+// set it; false for any later one (then the caller stops the process). Async-signal-safe.
+bool first_interrupt(int sig) noexcept;
 // Whether one of them arrived. Async-signal-safe, from any thread.
 bool interrupted() noexcept;
 // The signal that arrived (SIGINT, SIGTERM), 0 when none.

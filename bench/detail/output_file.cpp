@@ -27,7 +27,7 @@ char g_temp[PATH_MAX];
 std::atomic<bool> g_have_temp{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 pid_t g_owner = 0;
-struct sigaction g_chained[2];  // the SIGINT and SIGTERM handlers found when armed
+struct sigaction g_chained[2];  // the SIGINT and SIGTERM handlers found when armed (interrupt.cpp's)
 
 // What a second signal saves: the first g_rows_end bytes of the temporary are whole JSON rows
 // (0: none reported yet), copied into g_saved with the closing lines and renamed onto g_target.
@@ -78,17 +78,25 @@ bool save_rows() noexcept {
   return false;
 }
 
-// The second signal's line, async-signal-safe: what stopped the run and what the file holds.
+// The second signal's line, async-signal-safe: what stopped the run and what the file holds. One
+// write, so that the first signal's line, said by another thread meanwhile, cannot cut into it.
 void say_stopped(int sig, bool had_temp, bool saved) noexcept {
-  const auto say = [](const char* text) { write_all(STDERR_FILENO, text, std::strlen(text)); };
-  say(interrupted() ? "\nreduce_bench: second " : "\nreduce_bench: ");
-  say(sig == SIGINT ? "SIGINT: stopped" : "SIGTERM: stopped");
+  char line[PATH_MAX + 128];
+  std::size_t at = 0;
+  const auto add = [&](const char* text) {
+    const std::size_t n = std::min(std::strlen(text), sizeof line - at);
+    std::memcpy(line + at, text, n);
+    at += n;
+  };
+  add(interrupted() ? "\nreduce_bench: second " : "\nreduce_bench: ");
+  add(sig == SIGINT ? "SIGINT: stopped" : "SIGTERM: stopped");
   if (had_temp && g_target[0] != '\0') {
-    say("; ");
-    say(g_target);
-    say(saved ? " holds the rows finished before it" : " left as it was");
+    add("; ");
+    add(g_target);
+    add(saved ? " holds the rows finished before it" : " left as it was");
   }
-  say("\n");
+  add("\n");
+  write_all(STDERR_FILENO, line, at);
 }
 
 // Passes every call on to the JSON reporter; after each report, flushed, the temporary's length
@@ -116,24 +124,23 @@ void handle(int sig, void (*handler)(int)) {
   sigaction(sig, &sa, nullptr);
 }
 
-// The first signal goes to interrupt.cpp's handler (which restores the default actions); the
-// second, or one that would kill anyway, saves the rows reported so far, removes the temporary,
-// says what the file holds and is raised again to kill.
+// The first signal only sets interrupt.cpp's flag, leaving this handler in place: a default action
+// restored meanwhile would let a second signal, taken by another thread, kill without cleaning up.
+// The second, or one that would kill anyway, saves the rows reported so far, removes the
+// temporary, says what the file holds and is raised again to kill.
 extern "C" void on_signal(int sig) {
   const int saved_errno = errno;
-  void (*const chained)(int) = g_chained[sig == SIGINT ? 0 : 1].sa_handler;
-  if (!interrupted() && chained != SIG_DFL) {
-    if (chained != SIG_IGN) chained(sig);
-    handle(SIGINT, on_signal);
-    handle(SIGTERM, on_signal);
-  } else {
-    const bool had_temp = g_have_temp.load() && ::getpid() == g_owner;
-    const bool saved = save_rows();
-    remove_temp();
-    say_stopped(sig, had_temp, saved);
-    handle(sig, SIG_DFL);
-    std::raise(sig);  // blocked until this handler returns
+  void (*const before)(int) = g_chained[sig == SIGINT ? 0 : 1].sa_handler;
+  if (before == SIG_IGN || (before != SIG_DFL && first_interrupt(sig))) {
+    errno = saved_errno;
+    return;
   }
+  const bool had_temp = g_have_temp.load() && ::getpid() == g_owner;
+  const bool saved = save_rows();
+  remove_temp();
+  say_stopped(sig, had_temp, saved);
+  handle(sig, SIG_DFL);
+  std::raise(sig);  // blocked until this handler returns
   errno = saved_errno;
 }
 

@@ -9,10 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <chrono>
+#include <thread>
 #include <iterator>
 #include <set>
 #include <string>
@@ -350,6 +353,44 @@ TEST(OutputFile, SecondSignalBeforeAnyRowLeavesTheFile) {
       testing::KilledBySignal(SIGTERM), "second SIGTERM: stopped; .*out.json left as it was");
   EXPECT_EQ(dir.entries(), std::set<std::string>{"out.json"});
   EXPECT_EQ(read_file(dir / "out.json"), "earlier");
+}
+
+// In a child process: SIGINT and SIGTERM sent back to back, taken by two spinning threads at once
+// (the main thread blocks both), as a process whose threads all take them may.
+[[noreturn]] void two_signals_in_two_threads(const TempDir& dir) {
+  OutputFile out;
+  arm_for_signals(out, dir);
+  const sigset_t both = interrupt_signals();
+  pthread_sigmask(SIG_BLOCK, &both, nullptr);
+  std::atomic<int> ready{0};
+  const auto spin = [&] {
+    pthread_sigmask(SIG_UNBLOCK, &both, nullptr);
+    ready.fetch_add(1);
+    for (;;) std::this_thread::yield();
+  };
+  std::thread a(spin), b(spin);
+  while (ready.load() < 2) std::this_thread::yield();
+  ::kill(::getpid(), SIGINT);
+  ::kill(::getpid(), SIGTERM);
+  std::this_thread::sleep_for(std::chrono::seconds(5));
+  std::_Exit(12);
+}
+
+// The first signal must not open a window in which the second finds the default action and kills
+// without cleaning up, nor may both count as the first. Many tries: the window is narrow.
+TEST(OutputFile, TwoSignalsAtOnceInTwoThreadsStillClean) {
+  TempDir dir;
+  write_file(dir / "out.json", "earlier");
+  const auto killed_by_either = [](int status) {
+    return WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM);
+  };
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EXIT(two_signals_in_two_threads(dir), killed_by_either,
+                "second SIG(INT|TERM): stopped; .*out.json left as it was")
+        << "try " << i;
+    ASSERT_EQ(dir.entries(), std::set<std::string>{"out.json"}) << "try " << i;
+    ASSERT_EQ(read_file(dir / "out.json"), "earlier");
+  }
 }
 
 }  // namespace
