@@ -264,6 +264,16 @@ int select_and_register(Session& session, const std::vector<BackendEntry>& entri
   const bool gpu_said = gpu_rows_selected(entries, options, filter, gpu_why_not);
   if (gpu_said) std::fprintf(stderr, "reduce_bench: GPU benchmarks skipped: %s\n", gpu_why_not.c_str());
   const auto cases = select_cases(entries, options, filter);
+  const auto sums_along_a_dimension = [&](Dtype d) {
+    return std::any_of(entries.begin(), entries.end(), [d](const BackendEntry& e) { return e.shaped && e.dtype == d; });
+  };
+  if (cases.empty() && !options.shapes.empty() && !options.sizes_given &&
+      std::none_of(options.dtypes.begin(), options.dtypes.end(), sums_along_a_dimension)) {
+    std::string types;
+    for (const Dtype d : options.dtypes) types += (types.empty() ? "" : ",") + std::string(dtype_name(d));
+    std::fprintf(stderr, "reduce_bench: --shapes: no row sums along a dimension in --dtype=%s\n", types.c_str());
+    return kExitNoMatch;
+  }
   if (cases.empty()) {
     std::fprintf(stderr, "reduce_bench: no available benchmark matches --benchmark_filter='%s' "
                          "(--list_backends shows the backends, --benchmark_list_tests the names)\n", filter.c_str());

@@ -1,6 +1,7 @@
 // cpu/avx2/segmented: a sum along a dimension (--shapes) on the persistent thread pool
 // (kernels/cpu/segmented.hpp): each row by the AVX2 kernel (rows), or each column added row by row
-// in float over bands of rows whose sums are then added in band order (columns). f32 and bf16.
+// in float over bands of rows whose sums are then added in band order (columns). f32, f16
+// (F16C) and bf16.
 #include <string>
 
 #include "bench/api/cpu_backend.hpp"
@@ -46,6 +47,7 @@ BackendDef<rb::cpu::KernelInput<Kernel>> segmented_row(const std::string& why) {
 }  // namespace
 
 RB_REGISTER_BACKEND(segmented_row<&rb::cpu::avx2_f32>(no_avx2()));
+RB_REGISTER_BACKEND(segmented_row<&rb::cpu::avx2_f16>(no_avx2(true)));
 RB_REGISTER_BACKEND(segmented_row<&rb::cpu::avx2_bf16>(no_avx2()));
 
 }  // namespace rb::bench

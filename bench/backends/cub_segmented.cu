@@ -1,6 +1,7 @@
 // CUB's segmented reduce over the rows of a shape (--shapes), as a user calls it: temporary
 // storage sized once and allocated outside the timed region, the harness's stream, float outputs
-// (bf16 input added in float through Reduce with plus<float>: CUB adds in the operator's type).
+// (f16 and bf16 input added in float through Reduce with plus<float>: CUB adds in the operator's
+// type).
 //   cub/segmented        DeviceSegmentedReduce with offsets: B + 1 64-bit row offsets in device
 //                        memory (written once, untimed), begin = offsets, end = offsets + 1
 //   cub/segmented_fixed  the fixed segment size overload (CCCL >= 3.4: -DRB_CCCL=v3.4.2); no
@@ -95,6 +96,7 @@ std::vector<BackendDef<T>> rows() {
 }  // namespace
 
 RB_REGISTER_BACKEND(rows<float>());
+RB_REGISTER_BACKEND(rows<rb::f16>());
 RB_REGISTER_BACKEND(rows<rb::bf16>());
 
 }  // namespace rb::bench::gpu

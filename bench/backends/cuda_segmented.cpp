@@ -14,12 +14,6 @@
 namespace rb::bench::gpu {
 namespace {
 
-template <class T>
-const rb::cuda::SegmentedVariant<T>& variant() {
-  if constexpr (std::is_same_v<T, float>) return rb::cuda::segmented_f32;
-  else return rb::cuda::segmented_bf16;
-}
-
 // The longest chain and the tree of one output's sum, by plan (segmented.hpp): a thread adds a
 // whole short row; 4 to 32 lanes share a row; a row's blocks each add a share and the last adds
 // their partials (two levels of at most kSegmentedFanIn, stated as 64 additions); a column's
@@ -45,13 +39,15 @@ template <class T>
 class CudaSegmented final : public GpuBackend {
  public:
   explicit CudaSegmented(const GpuProblemOf<T>& p) : in_(p.input), shape_(p.shape), out_(p.outputs) {
-    const std::size_t bytes = variant<T>().scratch_bytes(shape_);
+    const std::size_t bytes = rb::cuda::segmented_of<T>().scratch_bytes(shape_);
     scratch_ = p.scratch.get(std::max<std::size_t>(bytes, 1));
-    variant<T>().prepare(scratch_, bytes, p.stream);
+    rb::cuda::segmented_of<T>().prepare(scratch_, bytes, p.stream);
   }
-  void enqueue(cudaStream_t stream) override { variant<T>().sum(in_, shape_, scratch_, out_, stream); }
+  void enqueue(cudaStream_t stream) override { rb::cuda::segmented_of<T>().sum(in_, shape_, scratch_, out_, stream); }
   double result() override { return 0; }  // the outputs are the result
-  Structure structure() const override { return segmented_structure(variant<T>().geometry(shape_), shape_); }
+  Structure structure() const override {
+    return segmented_structure(rb::cuda::segmented_of<T>().geometry(shape_), shape_);
+  }
 
  private:
   const T* in_;
@@ -92,6 +88,7 @@ std::vector<BackendDef<T>> rows() {
 }  // namespace
 
 RB_REGISTER_BACKEND(rows<float>());
+RB_REGISTER_BACKEND(rows<rb::f16>());
 RB_REGISTER_BACKEND(rows<rb::bf16>());
 
 }  // namespace rb::bench::gpu

@@ -3,7 +3,8 @@
 // shape (--shapes). The sum is written straight into the harness's outputs with torch::sum_out
 // (the same reduction kernel as x.sum(dim), without the caching allocator's output), in float:
 //   torch/sum_dim          f32
-//   torch/sum_dim_f32@bf16 bf16 input, dtype=torch.float: added in float, float outputs
+//   torch/sum_dim_f32@f16, torch/sum_dim_f32@bf16   16-bit input, dtype=torch.float: added in
+//                          float, float outputs
 // Its structure, stated for any order: one chain of the summed length (how PyTorch splits an
 // output between threads depends on the shape).
 #include <c10/cuda/CUDAGuard.h>
@@ -28,7 +29,9 @@ class TorchSumDim final : public GpuBackend {
     const auto index = static_cast<c10::DeviceIndex>(device);
     stream_ = c10::cuda::getStreamFromExternal(p.stream, index);
     const auto on = [&](torch::ScalarType t) { return torch::TensorOptions().dtype(t).device(torch::kCUDA, index); };
-    const auto type = std::is_same_v<T, rb::bf16> ? torch::kBFloat16 : torch::kFloat32;
+    const auto type = std::is_same_v<T, rb::bf16> ? torch::kBFloat16
+                      : std::is_same_v<T, rb::f16> ? torch::kHalf
+                                                   : torch::kFloat32;
     input_ = torch::from_blob(const_cast<T*>(p.input), {shape_.rows, shape_.cols}, on(type));
     output_ = torch::from_blob(p.outputs, {shape_.outputs()}, on(torch::kFloat32));
     dim_ = shape_.axis == Axis::rows ? 1 : 0;
@@ -52,6 +55,7 @@ class TorchSumDim final : public GpuBackend {
 }  // namespace
 
 RB_REGISTER_BACKEND(gpu_shaped_backend<TorchSumDim<float>>("torch/sum_dim"));
+RB_REGISTER_BACKEND(gpu_shaped_backend<TorchSumDim<rb::f16>, rb::f16>("torch/sum_dim_f32"));
 RB_REGISTER_BACKEND(gpu_shaped_backend<TorchSumDim<rb::bf16>, rb::bf16>("torch/sum_dim_f32"));
 
 }  // namespace rb::bench::gpu

@@ -3,7 +3,7 @@
 // program per block of rows or of columns, compiled once per tile when the adapter is constructed
 // (untimed) and launched from C++ on the harness's stream; float outputs, added in float:
 //   triton/sum_dim        f32
-//   triton/sum_dim@bf16   bf16 input, each value widened to float
+//   triton/sum_dim@f16, triton/sum_dim@bf16   16-bit input, each value widened to float
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -61,6 +61,7 @@ BackendDef<T> sum_dim_row(std::string name) {
 }  // namespace
 
 RB_REGISTER_BACKEND(sum_dim_row<float>("triton/sum_dim"));
+RB_REGISTER_BACKEND(sum_dim_row<rb::f16>("triton/sum_dim"));
 RB_REGISTER_BACKEND(sum_dim_row<rb::bf16>("triton/sum_dim"));
 
 }  // namespace rb::bench::gpu

@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "common/dtype.hpp"
 #include "common/shape.hpp"
@@ -62,6 +63,16 @@ struct SegmentedVariant {
 
 // One instance per element type (segmented_<type>.cu), the device's plan resolved per call.
 extern const SegmentedVariant<float> segmented_f32;
+extern const SegmentedVariant<f16> segmented_f16;
 extern const SegmentedVariant<bf16> segmented_bf16;
+
+// The instance over T: what the benchmark's rows and the tests call.
+template <class T>
+const SegmentedVariant<T>& segmented_of() {
+  if constexpr (std::is_same_v<T, float>) return segmented_f32;
+  else if constexpr (std::is_same_v<T, f16>) return segmented_f16;
+  else if constexpr (std::is_same_v<T, bf16>) return segmented_bf16;
+  else static_assert(sizeof(T) == 0, "cuda/segmented sums f32, f16 and bf16 (float outputs)");
+}
 
 }  // namespace rb::cuda

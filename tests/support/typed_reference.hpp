@@ -40,6 +40,13 @@ std::vector<T> generated(std::int64_t n, F f) {
   return x;
 }
 
+// A fence: a value exact in T that an element read beyond an array adds to an exact sum of small
+// integers, visibly: 2^20, or 2^15 in f16 (its largest finite value is 65504).
+template <class T>
+T fence_value() {
+  return stored<T>(std::is_same_v<T, rb::f16> ? 0x1p15f : 0x1p20f);
+}
+
 // Small integers +-(1 + h % 8) from a hash of (seed, i): every partial sum any order forms stays an
 // integer far below 2^24 (a random walk), so a float accumulator adds them exactly and the sum
 // must equal the integer sum: one element dropped or read twice changes it, at any n, which a

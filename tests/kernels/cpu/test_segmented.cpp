@@ -1,4 +1,4 @@
-// kernels/cpu/segmented.hpp: every output of rows and columns of B x N, f32 and bf16, on pools of
+// kernels/cpu/segmented.hpp: every output of rows and columns of B x N, f32, f16 and bf16, on pools of
 // 1 to 7 threads (more shares than rows or columns included): exactly the integer sums on integer
 // data, within the rounding bound of an fp64 reference on random data, the same bits twice.
 #include <gtest/gtest.h>
@@ -77,14 +77,22 @@ TEST(CpuSegmented, AccumulateF32EveryShapeAndThreadCount) {
   for (const int threads : {1, 2, 3, 7}) expect_segmented<rb::cpu::accumulate_f32>(threads);
 }
 
-TEST(CpuSegmented, AccumulateBf16EveryShapeAndThreadCount) {
-  for (const int threads : {1, 3}) expect_segmented<rb::cpu::accumulate_bf16>(threads);
+TEST(CpuSegmented, AccumulateSixteenBitEveryShapeAndThreadCount) {
+  for (const int threads : {1, 3}) {
+    expect_segmented<rb::cpu::accumulate_f16>(threads);
+    expect_segmented<rb::cpu::accumulate_bf16>(threads);
+  }
 }
 
 TEST(CpuSegmented, Avx2EveryShape) {
   RB_SKIP_IF(rb::test::need_avx2());
   expect_segmented<rb::cpu::avx2_f32>(3);
   expect_segmented<rb::cpu::avx2_bf16>(3);
+}
+
+TEST(CpuSegmented, Avx2F16EveryShape) {
+  RB_SKIP_IF(rb::test::need_avx2_f16c());
+  expect_segmented<rb::cpu::avx2_f16>(3);
 }
 
 }  // namespace

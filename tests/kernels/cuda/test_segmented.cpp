@@ -1,7 +1,7 @@
-// cuda/segmented (kernels/cuda/segmented.hpp), f32 and bf16: every output of every shape of a sweep
+// cuda/segmented (kernels/cuda/segmented.hpp), f32, f16 and bf16: every output of every shape of a sweep
 // over B and N (both axes, every plan reached, checked through geometry), at start offsets of 0 to 3
 // elements past a 256-byte boundary, on one scratch prepared once. Integer data: every output the
-// integer sum bit for bit, with 64 elements of 2^20 on either side of the array (an element read
+// integer sum bit for bit, with 64 elements of 2^20 (2^15 in f16) on either side of the array (an element read
 // beyond it changes an exact sum). Random data: within (summed + 8) x 2^-24 x sum|x| of an fp64
 // reference (the first-order rounding bound of any order of float additions, plus room for the
 // reference's own error). Every call: every output written, none of the 64 floats after them
@@ -41,14 +41,6 @@ constexpr int kMaxOffset = 3;             // elements past the 256-byte boundary
 constexpr std::uint32_t kSentinel = ~0u;  // cudaMemset 0xFF: a NaN no finite sum gives
 constexpr std::int64_t kSweepElements = std::int64_t{1} << 25;
 
-template <class T>
-const SegmentedVariant<T>& variant() {
-  if constexpr (std::is_same_v<T, float>)
-    return rb::cuda::segmented_f32;
-  else
-    return rb::cuda::segmented_bf16;
-}
-
 // Every (B, N) of the two lists with B x N <= 2^25, for one axis; the plans' boundaries lie among them.
 std::vector<Shape2D> sweep(Axis axis) {
   const std::int64_t lengths[] = {
@@ -82,14 +74,14 @@ struct Input {
   T* device_at(int offset) const { return device.get() + kLead + offset; }
 };
 
-// kGuard elements of 2^20 (exact in float and bf16) on either side of the device's x[0, count) while
-// it lives; the input's own values put back after.
+// kGuard fence values (2^20; 2^15 in f16) on either side of the device's x[0, count) while it
+// lives; the input's own values put back after.
 template <class T>
 class Fence {
  public:
   Fence(const Input<T>& in, int offset, std::int64_t count)
       : in_(in), before_(in.device_at(offset) - kGuard), after_(in.device_at(offset) + count) {
-    const std::vector<T> poison(kGuard, rb::test::stored<T>(0x1p20f));
+    const std::vector<T> poison(kGuard, rb::test::fence_value<T>());
     for (T* at : {before_, after_})
       RB_CUDA_CHECK(cudaMemcpy(at, poison.data(), kGuard * sizeof(T), cudaMemcpyHostToDevice));
   }
@@ -222,7 +214,7 @@ class Runner {
  private:
   static std::size_t max_scratch(const std::vector<Shape2D>& shapes) {
     std::size_t bytes = 1;
-    for (const Shape2D& s : shapes) bytes = std::max(bytes, variant<T>().scratch_bytes(s));
+    for (const Shape2D& s : shapes) bytes = std::max(bytes, rb::cuda::segmented_of<T>().scratch_bytes(s));
     return bytes;
   }
   static std::size_t max_outputs(const std::vector<Shape2D>& shapes) {
@@ -231,7 +223,7 @@ class Runner {
     return static_cast<std::size_t>(most);
   }
 
-  const SegmentedVariant<T>& v_ = variant<T>();
+  const SegmentedVariant<T>& v_ = rb::cuda::segmented_of<T>();
   std::size_t scratch_bytes_;
   DeviceArray<unsigned char> scratch_;
   DeviceArray<Out> out_;
@@ -247,7 +239,7 @@ std::set<SegmentedPlan> expect_sweep(const Input<T>& in, std::initializer_list<i
   std::set<SegmentedPlan> plans;
   int failures = 0;
   for (const Shape2D& s : shapes) {
-    plans.insert(variant<T>().geometry(s).plan);
+    plans.insert(rb::cuda::segmented_of<T>().geometry(s).plan);
     for (const int offset : offsets) {
       if (!runner.expect_sums(in, s, offset) && ++failures == 20) {
         ADD_FAILURE() << "stopped after 20 failing shapes";
@@ -260,7 +252,7 @@ std::set<SegmentedPlan> expect_sweep(const Input<T>& in, std::initializer_list<i
 
 template <class T>
 class Segmented : public testing::Test {};
-using Types = testing::Types<float, rb::bf16>;
+using Types = testing::Types<float, rb::f16, rb::bf16>;
 TYPED_TEST_SUITE(Segmented, Types, rb::test::DtypeNames);
 
 TYPED_TEST(Segmented, IntegerSumsExactAtEveryShapeAndOffsetAndEveryPlanReached) {

@@ -1,8 +1,8 @@
 // triton/sum_dim's kernels (kernels/triton/launch.hpp: SumDim, sum.py: rows_kernel, cols_kernel),
-// f32 and bf16, without the harness: every output of rows and columns of odd shapes, at a start
+// f32, f16 and bf16, without the harness: every output of rows and columns of odd shapes, at a start
 // one element past a 16-byte boundary and at an aligned one with N a multiple of 16 (the vectorized
-// compile). Integer data: every output the integer sum bit for bit, with 2^20 in the elements on
-// either side of the array (one read beyond it changes an exact sum). Random data: within
+// compile). Integer data: every output the integer sum bit for bit, with fence values (2^20; 2^15
+// in f16) in the elements on either side of the array (one read beyond it changes an exact sum). Random data: within
 // (summed + 8) x 2^-24 x sum|x| of an fp64 reference. Every call leaves the 64 floats after the
 // outputs untouched; zero rows or columns write nothing.
 #include <gtest/gtest.h>
@@ -24,7 +24,7 @@ namespace {
 
 using rb::test::DeviceArray;
 
-constexpr std::int64_t kGuard = 64;       // elements of 2^20 before and after the array; floats after out
+constexpr std::int64_t kGuard = 64;       // fence values before and after the array; floats after out
 constexpr std::uint32_t kSentinel = ~0u;  // cudaMemset 0xFF: a NaN no finite sum gives
 
 struct Shape {
@@ -47,11 +47,11 @@ void check_shapes(bool integers) {
   std::int64_t most = 0;
   for (const Shape& s : shapes()) most = std::max(most, s.rows * s.cols);
   for (const int offset : {1, 0}) {
-    // x at `offset` elements past the lead: 2^20 guards on both sides of every shape's array.
+    // x at `offset` elements past the lead: fence values on both sides of every shape's array.
     const std::int64_t lead = 16 / static_cast<std::int64_t>(sizeof(T)) * 8;
     std::vector<T> host = integers ? rb::test::small_integers<T>(lead + most + 2 * kGuard, 11)
                                    : rb::test::random_elements<T>(lead + most + 2 * kGuard, 12);
-    for (std::int64_t i = 0; i < lead + offset; ++i) host[i] = rb::test::stored<T>(0x1p20f);
+    for (std::int64_t i = 0; i < lead + offset; ++i) host[i] = rb::test::fence_value<T>();
     const DeviceArray<T> in = rb::test::upload<T>(std::span<const T>(host));
     DeviceArray<float> out(static_cast<std::size_t>(most + kGuard));
     for (const Shape& s : shapes()) {
@@ -61,7 +61,7 @@ void check_shapes(bool integers) {
       const std::int64_t n = s.rows * s.cols, outs = s.along_rows ? s.rows : s.cols;
       const T* x = host.data() + lead + offset;
       std::vector<T> after(host.begin() + lead + offset + n, host.begin() + lead + offset + n + kGuard);
-      const std::vector<T> fence(kGuard, rb::test::stored<T>(0x1p20f));
+      const std::vector<T> fence(kGuard, rb::test::fence_value<T>());
       RB_CUDA_CHECK(cudaMemcpy(in.get() + lead + offset + n, fence.data(), kGuard * sizeof(T), cudaMemcpyHostToDevice));
       RB_CUDA_CHECK(cudaMemset(out.get(), 0xFF, out.size() * sizeof(float)));
       const rb::triton::SumDim k(in.get() + lead + offset, rb::dtype_of<T>, s.rows, s.cols, s.along_rows, out.get());
@@ -94,21 +94,18 @@ void check_shapes(bool integers) {
   }
 }
 
-TEST(TritonSumDim, IntegersExactF32) {
+template <class T>
+class TritonSumDimTyped : public ::testing::Test {};
+using Types = ::testing::Types<float, rb::f16, rb::bf16>;
+TYPED_TEST_SUITE(TritonSumDimTyped, Types, rb::test::DtypeNames);
+
+TYPED_TEST(TritonSumDimTyped, IntegersExact) {
   RB_REQUIRE_TRITON();
-  check_shapes<float>(true);
+  check_shapes<TypeParam>(true);
 }
-TEST(TritonSumDim, IntegersExactBf16) {
+TYPED_TEST(TritonSumDimTyped, RandomWithinTheBound) {
   RB_REQUIRE_TRITON();
-  check_shapes<rb::bf16>(true);
-}
-TEST(TritonSumDim, RandomWithinTheBoundF32) {
-  RB_REQUIRE_TRITON();
-  check_shapes<float>(false);
-}
-TEST(TritonSumDim, RandomWithinTheBoundBf16) {
-  RB_REQUIRE_TRITON();
-  check_shapes<rb::bf16>(false);
+  check_shapes<TypeParam>(false);
 }
 
 TEST(TritonSumDim, OtherElementTypesAreRefused) {
