@@ -152,10 +152,9 @@ void add_context(const Session& session, const std::vector<BackendEntry>& entrie
   set_context("build_type", RB_BUILD_TYPE);
   set_context("benchmark_source", RB_BENCHMARK_SOURCE);
   set_context("input", session.input().description());
-  std::string dtypes;
-  for (const Dtype d : session.options().dtypes) dtypes += (dtypes.empty() ? "" : ",") + std::string(dtype_name(d));
-  set_context("dtypes", dtypes + ": each type sums the input stored in it (f16/bf16 rounded to nearest even, f64 "
-                                 "widened, i32 x * 2^20 rounded); rows of types other than f32 end in @<type>");
+  set_context("dtypes", dtype_list(session.options().dtypes) +
+                            ": each type sums the input stored in it (f16/bf16 rounded to nearest even, f64 widened, "
+                            "i32 x * 2^20 rounded); rows of types other than f32 end in @<type>");
   const bool timed_exact = session.options().time_on == TimedData::exact;
   set_context("timed_data",
               timed_exact ? "exact data set 0 (nonzero integers in [-8, 8], seed " +
@@ -269,9 +268,8 @@ int select_and_register(Session& session, const std::vector<BackendEntry>& entri
   };
   if (cases.empty() && !options.shapes.empty() && !options.sizes_given &&
       std::none_of(options.dtypes.begin(), options.dtypes.end(), sums_along_a_dimension)) {
-    std::string types;
-    for (const Dtype d : options.dtypes) types += (types.empty() ? "" : ",") + std::string(dtype_name(d));
-    std::fprintf(stderr, "reduce_bench: --shapes: no row sums along a dimension in --dtype=%s\n", types.c_str());
+    std::fprintf(stderr, "reduce_bench: --shapes: no row sums along a dimension in --dtype=%s\n",
+                 dtype_list(options.dtypes).c_str());
     return kExitNoMatch;
   }
   if (cases.empty()) {

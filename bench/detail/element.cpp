@@ -57,6 +57,12 @@ void store(Dtype d, const float* src, void* dst, std::int64_t count) {
 
 std::string dtype_suffix(Dtype d) { return d == Dtype::f32 ? std::string() : "@" + std::string(dtype_name(d)); }
 
+std::string dtype_list(const std::vector<Dtype>& types) {
+  std::string list;
+  for (const Dtype d : types) list += (list.empty() ? "" : ",") + std::string(dtype_name(d));
+  return list;
+}
+
 std::vector<Dtype> parse_dtypes(const std::string& list) {
   if (list == "all") return {Dtype::f32, Dtype::f64, Dtype::f16, Dtype::bf16, Dtype::i32};
   std::vector<Dtype> out;

@@ -28,6 +28,8 @@ void store(Dtype d, const float* src, void* dst, std::int64_t count);
 // The name's suffix for a type: "" for f32 (its names predate the axis), "@bf16" for the others:
 // <backend>@<dtype>/<n>/<mode>.
 std::string dtype_suffix(Dtype d);
+// The types as --dtype takes them: "f32,bf16".
+std::string dtype_list(const std::vector<Dtype>& types);
 // X(T) for the storage type of every element type: the one list behind each explicit
 // instantiation over the types.
 #define RB_FOR_EACH_ELEMENT_TYPE(X) X(float) X(double) X(::rb::f16) X(::rb::bf16) X(std::int32_t)

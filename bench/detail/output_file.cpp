@@ -27,7 +27,7 @@ char g_temp[PATH_MAX];
 std::atomic<bool> g_have_temp{false};
 static_assert(std::atomic<bool>::is_always_lock_free);
 pid_t g_owner = 0;
-struct sigaction g_chained[2];  // the SIGINT and SIGTERM handlers found when armed (interrupt.cpp's)
+struct sigaction g_found[2];  // the SIGINT and SIGTERM handlers found when armed (interrupt.cpp's)
 
 // What a second signal saves: the first g_rows_end bytes of the temporary are whole JSON rows
 // (0: none reported yet), copied into g_saved with the closing lines and renamed onto g_target.
@@ -130,7 +130,7 @@ void handle(int sig, void (*handler)(int)) {
 // temporary, says what the file holds and is raised again to kill.
 extern "C" void on_signal(int sig) {
   const int saved_errno = errno;
-  void (*const before)(int) = g_chained[sig == SIGINT ? 0 : 1].sa_handler;
+  void (*const before)(int) = g_found[sig == SIGINT ? 0 : 1].sa_handler;
   if (before == SIG_IGN || (before != SIG_DFL && first_interrupt(sig))) {
     errno = saved_errno;
     return;
@@ -224,8 +224,8 @@ std::string OutputFile::redirect(std::vector<char*>& args) {
 }
 
 void OutputFile::remove_on_second_signal() {
-  sigaction(SIGINT, nullptr, &g_chained[0]);
-  sigaction(SIGTERM, nullptr, &g_chained[1]);
+  sigaction(SIGINT, nullptr, &g_found[0]);
+  sigaction(SIGTERM, nullptr, &g_found[1]);
   handle(SIGINT, on_signal);
   handle(SIGTERM, on_signal);
 }

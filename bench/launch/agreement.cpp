@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "bench/detail/element.hpp"
 #include "bench/detail/session.hpp"
 
 namespace rb::bench {
@@ -225,8 +226,7 @@ Fingerprint fingerprint(const Options& o, const Launch& l, const std::vector<std
   // The configuration with the compiler that built this file (and so the harness): a build of
   // the same version with other optional parts, or by another compiler, is another binary.
   std::string config = b.configuration + "; " + __VERSION__ + "; C++ " + std::to_string(__cplusplus);
-  std::string dtypes;
-  for (const Dtype d : o.dtypes) dtypes += (dtypes.empty() ? "" : ",") + std::string(dtype_name(d));
+  const std::string dtypes = dtype_list(o.dtypes);
   Fingerprint f = {
       make_field("version", b.version + " (configuration " + hex(hash_text(config)) + ")"),
       make_field("ranks", std::to_string(l.size)),

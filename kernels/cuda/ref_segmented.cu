@@ -27,12 +27,12 @@ __device__ I lesser(I a, I b) {
   return a < b ? a : b;
 }
 
-// [begin, end) of `count` items for this block: contiguous shares, `align` items apart.
+// [begin, end) of `count` items for this block: contiguous shares.
 struct Share {
   std::int64_t begin, end;
 };
-__device__ Share share_of(std::int64_t count, std::int64_t align = 1) {
-  const std::int64_t per = ((count + gridDim.x - 1) / gridDim.x + align - 1) / align * align;
+__device__ Share share_of(std::int64_t count) {
+  const std::int64_t per = (count + gridDim.x - 1) / gridDim.x;
   const std::int64_t begin = lesser<std::int64_t>(count, per * blockIdx.x);
   return {begin, lesser<std::int64_t>(count, begin + per)};
 }
