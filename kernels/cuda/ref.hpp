@@ -19,9 +19,9 @@ int read_blocks(std::int64_t n);  // partials written for n; untimed first call 
 void read(const float* in, std::int64_t n, float* partials, cudaStream_t stream);
 
 // ref/segmented (ref_segmented.cu): the floor of a sum along a dimension: in[0, bytes) read once
-// with 16-byte loads and out[0, outputs) (16-byte aligned) written once with 16-byte stores
-// (zeros), reads and writes in flight together, in one launch of ref/read's shape (sm_count x 2 blocks of 512).
-// `sink` (device, 4 bytes) is written only for an impossible fold of what was read.
+// as ref/read reads (its shape, grid and shares) and out[0, outputs) (16-byte aligned) written once
+// with 16-byte stores (zeros), a slice after every step of loads, in one launch. `sink` (device,
+// 4 bytes) is written only for an impossible fold of what was read.
 void read_write(const void* in, std::size_t bytes, float* out, std::int64_t outputs, unsigned* sink, int sm_count,
                 cudaStream_t stream);
 

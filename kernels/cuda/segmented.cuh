@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/cuda/block_sum.cuh"
 #include "kernels/cuda/elements.cuh"
@@ -121,6 +122,101 @@ __global__ void __launch_bounds__(kThreads) rows_tile(const D* __restrict__ in, 
       add_rows_rotated<Acc>(tile, len, count, out + r0, [](D v) { return widen<D, Acc>(v); });
     }
     __syncthreads();
+  }
+}
+
+// Every vector of in[0, vecs) streamed by the grid as a plain read streams it: each block a tile of
+// kUnroll x kThreads vectors at a time, all kUnroll loads a thread issued before any is used, then
+// f(i, in[i]) for each in order. f runs in every lane, past `vecs` too (with zeros), so that lanes
+// may meet in a butterfly.
+template <class D, class F>
+__device__ __forceinline__ void stream_vectors(const typename Vector16<D>::type* __restrict__ in, std::int64_t vecs,
+                                               F f) {
+  using Vec = typename Vector16<D>::type;
+  constexpr int kUnroll = 8;
+  constexpr std::int64_t kTile = std::int64_t{kUnroll} * kThreads;
+  for (std::int64_t base = blockIdx.x * kTile; base < vecs; base += std::int64_t{gridDim.x} * kTile) {
+    Vec x[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      const std::int64_t i = base + k * kThreads + threadIdx.x;
+      x[k] = i < vecs ? __ldg(in + i) : Element<D>::zero();
+    }
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) f(base + k * kThreads + threadIdx.x, x[k]);
+  }
+}
+
+// rows_tile's register path, for rows of V whole 16-byte vectors (V = 1, 2, 4, 8) with the input
+// aligned: the input streamed (stream_vectors). The V vectors of a row sit in V consecutive lanes
+// (a tile is a whole number of rows); their sums meet in an xor butterfly and the first lane
+// writes the row.
+template <class D, class Acc, int V>
+__global__ void __launch_bounds__(kThreads)
+    rows_vec(const typename Vector16<D>::type* __restrict__ in, std::int64_t rows, Acc* __restrict__ out) {
+  using Vec = typename Vector16<D>::type;
+  const std::int64_t vecs = rows * V;
+  stream_vectors<D>(in, vecs, [&](std::int64_t i, const Vec& v) {
+    Acc a = Element<D>::template vector_sum<Acc>(v);
+#pragma unroll
+    for (int off = V / 2; off > 0; off /= 2) a += __shfl_xor_sync(kFullWarp, a, off);
+    if (i < vecs && threadIdx.x % V == 0) out[i / V] = a;
+  });
+}
+
+// rows_tile's register path for rows of N elements that R = kPerVec / N of fill one 16-byte
+// vector (R = 2, 4, 8), with the input and the outputs aligned: the vectors streamed
+// (stream_vectors), each thread adding its vector's R rows in order and storing their R sums with
+// 16-byte stores where R x sizeof(Acc) allows; block 0 adds the last rows % R rows element by element.
+// Eight float sums (32 bytes a lane) go out as whole 32-byte sectors: lanes 2j and 2j+1 swap a
+// half, so that each store writes one vector's sums from two lanes (a lane's own two halves, 32
+// bytes apart in a warp's store, would write every sector in two halves).
+template <class D, class Acc, int R>
+__global__ void __launch_bounds__(kThreads)
+    rows_packed(const D* __restrict__ x, std::int64_t rows, Acc* __restrict__ out) {
+  using Vec = typename Vector16<D>::type;
+  constexpr int kN = kPerVec<D> / R;
+  const std::int64_t vecs = rows / R;
+  stream_vectors<D>(reinterpret_cast<const Vec*>(x), vecs, [&](std::int64_t i, const Vec& v) {
+    Acc e[kPerVec<D>];
+    widen_each<D>(v, e);
+    Acc sums[R];
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      sums[r] = e[r * kN];
+#pragma unroll
+      for (int j = 1; j < kN; ++j) sums[r] += e[r * kN + j];
+    }
+    if constexpr (std::is_same_v<Acc, float> && R == 8) {
+      // i's parity is the lane's (stream_vectors' tiles start even); every lane swaps, past vecs too.
+      const bool odd = i & 1;
+      const float4 lo = make_float4(sums[0], sums[1], sums[2], sums[3]);
+      const float4 hi = make_float4(sums[4], sums[5], sums[6], sums[7]);
+      const float4 send = odd ? lo : hi;
+      const float4 got = make_float4(__shfl_xor_sync(kFullWarp, send.x, 1), __shfl_xor_sync(kFullWarp, send.y, 1),
+                                     __shfl_xor_sync(kFullWarp, send.z, 1), __shfl_xor_sync(kFullWarp, send.w, 1));
+      auto* o4 = reinterpret_cast<float4*>(out);
+      const std::int64_t even = i & ~std::int64_t{1};  // the pair's vectors: even, even + 1
+      if (even < vecs) o4[2 * even + (odd ? 1 : 0)] = odd ? got : lo;
+      if (even + 1 < vecs) o4[2 * even + (odd ? 3 : 2)] = odd ? hi : got;
+      return;
+    }
+    if (i >= vecs) return;
+    if constexpr (std::is_same_v<Acc, float> && R == 4) {
+      reinterpret_cast<float4*>(out)[i] = make_float4(sums[0], sums[1], sums[2], sums[3]);
+    } else if constexpr (std::is_same_v<Acc, float> && R == 2) {
+      reinterpret_cast<float2*>(out)[i] = make_float2(sums[0], sums[1]);
+    } else {
+#pragma unroll
+      for (int r = 0; r < R; ++r) out[i * R + r] = sums[r];
+    }
+  });
+  if (blockIdx.x == 0) {
+    for (std::int64_t r = vecs * R + threadIdx.x; r < rows; r += kThreads) {
+      Acc a = widen<D, Acc>(x[r * kN]);
+      for (int j = 1; j < kN; ++j) a += widen<D, Acc>(x[r * kN + j]);
+      out[r] = a;
+    }
   }
 }
 

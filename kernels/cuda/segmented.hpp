@@ -35,8 +35,9 @@ using rb::Axis;
 using rb::Shape2D;
 
 // Which kernel a shape gets (tests aim their shapes at the boundaries between them):
-//   rows_tile    short rows: a block stages a tile of whole rows in shared memory with 16-byte
-//                loads, then each thread adds one row
+//   rows_tile    short rows: read as one stream of 16-byte vectors into registers where rows are
+//                1 to 8 whole vectors or a vector holds whole rows (input aligned); otherwise a
+//                block stages a tile of whole rows in shared memory, then each thread adds a row
 //   rows_warp    a warp per row, 16-byte loads along it
 //   rows_blocks  long rows: several blocks per row, the last to arrive adds their partials
 //   cols_flat    few columns: threads stride the array by a multiple of N, so each lane keeps

@@ -51,6 +51,7 @@ struct SegmentedOf {
     const auto grid = static_cast<unsigned>(l.grid);
     switch (l.plan) {
       case SegmentedPlan::rows_tile: {
+        if (rows_in_registers(x, s, aligned, out, stream)) break;
         const auto smem = static_cast<std::size_t>(l.tile_rows * s.cols) * sizeof(T);
         rows_tile<D, Acc><<<grid, kThreads, smem, stream>>>(x, s.rows, s.cols, l.tile_rows, aligned, out);
         break;
@@ -81,6 +82,56 @@ struct SegmentedOf {
   static SegmentedVariant<T> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 
  private:
+  // rows_tile's register paths (segmented.cuh: rows_vec, rows_packed), where the rows are whole
+  // vectors (at most 8) or a vector holds whole rows and the input (and, packed, the outputs) are
+  // 16-byte aligned: launched, true; otherwise false (the tile in shared memory).
+  static bool rows_in_registers(const D* x, Shape2D s, bool aligned, Acc* out, cudaStream_t stream) {
+    using namespace segmented_detail;
+    constexpr int kPer = kPerVec<D>;
+    if (!aligned) return false;
+    const std::int64_t vecs =
+        s.cols % kPer == 0 ? s.rows * (s.cols / kPer) : s.rows / std::max<std::int64_t>(1, kPer / s.cols);
+    const auto grid = static_cast<unsigned>(
+        std::clamp<std::int64_t>(ceil_div(vecs, std::int64_t{kThreads} * 8), 1, std::int64_t{sm_count()} * 8));
+    using Vec = typename Vector16<D>::type;
+    const auto* v = reinterpret_cast<const Vec*>(x);
+    if (s.cols % kPer == 0) {
+      switch (s.cols / kPer) {
+        case 1:
+          rows_vec<D, Acc, 1><<<grid, kThreads, 0, stream>>>(v, s.rows, out);
+          return true;
+        case 2:
+          rows_vec<D, Acc, 2><<<grid, kThreads, 0, stream>>>(v, s.rows, out);
+          return true;
+        case 4:
+          rows_vec<D, Acc, 4><<<grid, kThreads, 0, stream>>>(v, s.rows, out);
+          return true;
+        case 8:
+          rows_vec<D, Acc, 8><<<grid, kThreads, 0, stream>>>(v, s.rows, out);
+          return true;
+        default:
+          return false;
+      }
+    }
+    if (kPer % s.cols != 0 || reinterpret_cast<std::uintptr_t>(out) % 16 != 0) return false;
+    switch (kPer / s.cols) {
+      case 2:
+        rows_packed<D, Acc, 2><<<grid, kThreads, 0, stream>>>(x, s.rows, out);
+        return true;
+      case 4:
+        rows_packed<D, Acc, 4><<<grid, kThreads, 0, stream>>>(x, s.rows, out);
+        return true;
+      case 8:
+        if constexpr (kPer >= 8) {
+          rows_packed<D, Acc, 8><<<grid, kThreads, 0, stream>>>(x, s.rows, out);
+          return true;
+        }
+        return false;
+      default:
+        return false;
+    }
+  }
+
   template <bool Vectors, int Stack>
   static void cols_tile_as(const SegmentedLaunch& l, const D* x, Shape2D s, unsigned* counters, Acc* partials,
                            Acc* out, cudaStream_t stream) {
