@@ -1,6 +1,7 @@
 #include "kernels/triton/runtime.hpp"
 
 #include <pybind11/embed.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <memory>
@@ -30,6 +31,17 @@ std::string default_dir() {
   return RB_TRITON_KERNEL_DIR;  // kernels/triton in the source tree, set by CMake
 }
 
+// Python's signal.signal, made to leave SIGINT and SIGTERM alone (their actions belong to the
+// embedding program; triton's compile sets the default action on both).
+constexpr const char* kKeepSignals = R"(
+import _signal
+def _keep_int_and_term(signalnum, handler, _set=_signal.signal, _get=_signal.getsignal):
+    if signalnum in (_signal.SIGINT, _signal.SIGTERM):
+        return _get(signalnum)
+    return _set(signalnum, handler)
+_signal.signal = _keep_int_and_term
+)";
+
 // The interpreter lives until the process exits: finalizing Python with triton loaded is not
 // safe, and nothing needs it gone. sys.path gets the configure-time interpreter's entries so an
 // embedded interpreter finds a virtual environment's packages (torch, triton).
@@ -37,6 +49,7 @@ void ensure_interpreter() {
   static std::once_flag once;
   std::call_once(once, [] {
     if (!Py_IsInitialized()) py::initialize_interpreter();
+    py::exec(kKeepSignals, py::dict());
     py::module_ sys = py::module_::import("sys");
     py::list path = sys.attr("path");
     std::stringstream configured(RB_PYTHON_SYS_PATH);
@@ -54,6 +67,26 @@ void ensure_interpreter() {
 
 std::string describe(const py::error_already_set& e) { return e.what(); }
 
+// SIGINT and SIGTERM belong to the program that embeds Python (reduce_bench ends its run cleanly on
+// them). Python code cannot change their actions (kKeepSignals); native code it loads might, and a
+// signal finding the default action or another handler would kill the run without its cleanup or
+// be swallowed: each entry into Python puts back the actions it found.
+class KeepSignalActions {
+ public:
+  KeepSignalActions() {
+    for (int k = 0; k < 2; ++k) sigaction(kSignals[k], nullptr, &kept_[k]);
+  }
+  ~KeepSignalActions() {
+    for (int k = 0; k < 2; ++k) sigaction(kSignals[k], &kept_[k], nullptr);
+  }
+  KeepSignalActions(const KeepSignalActions&) = delete;
+  KeepSignalActions& operator=(const KeepSignalActions&) = delete;
+
+ private:
+  static constexpr int kSignals[2] = {SIGINT, SIGTERM};
+  struct sigaction kept_[2] {};
+};
+
 }  // namespace
 
 void set_kernel_dir(const std::string& dir) { chosen_dir() = dir; }
@@ -64,6 +97,7 @@ std::string kernel_dir() {
 }
 
 std::string unavailable_reason() {
+  const KeepSignalActions keep;
   try {
     ensure_interpreter();
     py::object spec = py::module_::import("importlib.util").attr("find_spec")("triton");
@@ -83,6 +117,7 @@ const Kernel& compile(const std::string& kernel, const std::map<std::string, int
   for (const auto& [k, v] : constexprs) key += "/" + k + "=" + std::to_string(v);
   for (const auto& [slot, type] : types) key += "/" + slot + ":" + type;
   if (const auto it = cache.find(key); it != cache.end()) return *it->second;
+  const KeepSignalActions keep;
 
   // Python first: a missing or broken triton is reported as Unavailable before any CUDA query.
   py::object compile_kernel;
