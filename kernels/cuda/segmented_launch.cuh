@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 #include "common/cuda_check.hpp"
 #include "kernels/cuda/residency.cuh"
@@ -94,39 +95,35 @@ struct SegmentedOf {
     const auto grid = static_cast<unsigned>(
         std::clamp<std::int64_t>(ceil_div(vecs, std::int64_t{kThreads} * 8), 1, std::int64_t{sm_count()} * 8));
     using Vec = typename Vector16<D>::type;
-    const auto* v = reinterpret_cast<const Vec*>(x);
     if (s.cols % kPer == 0) {
-      switch (s.cols / kPer) {
-        case 1:
-          rows_vec<D, Acc, 1><<<grid, kThreads, 0, stream>>>(v, s.rows, out);
-          return true;
-        case 2:
-          rows_vec<D, Acc, 2><<<grid, kThreads, 0, stream>>>(v, s.rows, out);
-          return true;
-        case 4:
-          rows_vec<D, Acc, 4><<<grid, kThreads, 0, stream>>>(v, s.rows, out);
-          return true;
-        case 8:
-          rows_vec<D, Acc, 8><<<grid, kThreads, 0, stream>>>(v, s.rows, out);
-          return true;
-        default:
-          return false;
-      }
+      return one_of_1_2_4_8(s.cols / kPer, [&](auto v) {
+        rows_vec<D, Acc, v()><<<grid, kThreads, 0, stream>>>(reinterpret_cast<const Vec*>(x), s.rows, out);
+        return true;
+      });
     }
     if (kPer % s.cols != 0 || reinterpret_cast<std::uintptr_t>(out) % 16 != 0) return false;
-    switch (kPer / s.cols) {
+    return one_of_1_2_4_8(kPer / s.cols, [&](auto r) {
+      if constexpr (r() == 1 || r() > kPer) {
+        return false;  // a row of one whole vector is rows_vec's
+      } else {
+        rows_packed<D, Acc, r()><<<grid, kThreads, 0, stream>>>(x, s.rows, out);
+        return true;
+      }
+    });
+  }
+
+  // launch(std::integral_constant<int, k>) for k of 1, 2, 4 or 8; false for any other k.
+  template <class F>
+  static bool one_of_1_2_4_8(std::int64_t k, F&& launch) {
+    switch (k) {
+      case 1:
+        return launch(std::integral_constant<int, 1>{});
       case 2:
-        rows_packed<D, Acc, 2><<<grid, kThreads, 0, stream>>>(x, s.rows, out);
-        return true;
+        return launch(std::integral_constant<int, 2>{});
       case 4:
-        rows_packed<D, Acc, 4><<<grid, kThreads, 0, stream>>>(x, s.rows, out);
-        return true;
+        return launch(std::integral_constant<int, 4>{});
       case 8:
-        if constexpr (kPer >= 8) {
-          rows_packed<D, Acc, 8><<<grid, kThreads, 0, stream>>>(x, s.rows, out);
-          return true;
-        }
-        return false;
+        return launch(std::integral_constant<int, 8>{});
       default:
         return false;
     }
