@@ -1,8 +1,9 @@
 #pragma once
-// How cuda/segmented completes outputs that several blocks add (segmented.cuh), in the same
-// launch: each block writes its partials, then counts itself in (a fence before an atomic add); the
-// last to arrive puts the counter back to 0, adds the partials in block order and zeroes them, so
-// every launch leaves the scratch all zero, as prepare() left it, whatever shape comes next.
+// How cuda/segmented completes outputs that several blocks add (segmented_rows.cuh,
+// segmented_cols.cuh), in the same launch: each block writes its partials, then counts itself in
+// (a fence before an atomic add); the last to arrive puts the counter back to 0, adds the partials
+// in block order and zeroes them, so every launch leaves the scratch all zero, as prepare() left
+// it, whatever shape comes next.
 #include <cuda_runtime.h>
 
 #include <cstdint>

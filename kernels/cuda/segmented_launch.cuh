@@ -1,6 +1,7 @@
 #pragma once
 // cuda/segmented's launcher over an element type T (segmented.hpp): the plan for the shape and the
-// input's alignment (segmented_plan.hpp), then one launch of that plan's kernel (segmented.cuh).
+// input's alignment (segmented_plan.hpp), then one launch of that plan's kernel
+// (segmented_rows.cuh, segmented_cols.cuh).
 // Instantiated once per type in segmented_<type>.cu.
 #include <cuda_runtime.h>
 
@@ -11,7 +12,8 @@
 
 #include "common/cuda_check.hpp"
 #include "kernels/cuda/residency.cuh"
-#include "kernels/cuda/segmented.cuh"
+#include "kernels/cuda/segmented_cols.cuh"
+#include "kernels/cuda/segmented_rows.cuh"
 #include "kernels/cuda/segmented.hpp"
 
 namespace rb::cuda {
@@ -83,7 +85,7 @@ struct SegmentedOf {
   static SegmentedVariant<T> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 
  private:
-  // rows_tile's register paths (segmented.cuh: rows_vec, rows_packed), where the rows are whole
+  // rows_tile's register paths (segmented_rows.cuh: rows_vec, rows_packed), where the rows are whole
   // vectors (at most 8) or a vector holds whole rows and the input (and, packed, the outputs) are
   // 16-byte aligned: launched, true; otherwise false (the tile in shared memory).
   static bool rows_in_registers(const D* x, Shape2D s, bool aligned, Acc* out, cudaStream_t stream) {
