@@ -94,8 +94,8 @@ struct SegmentedOf {
     if (!aligned) return false;
     const std::int64_t vecs =
         s.cols % kPer == 0 ? s.rows * (s.cols / kPer) : s.rows / std::max<std::int64_t>(1, kPer / s.cols);
-    const auto grid = static_cast<unsigned>(
-        std::clamp<std::int64_t>(ceil_div(vecs, std::int64_t{kThreads} * 8), 1, std::int64_t{sm_count()} * 8));
+    const auto grid = static_cast<unsigned>(std::clamp<std::int64_t>(
+        ceil_div(vecs, std::int64_t{kThreads} * kStreamUnroll), 1, sm_count() * kSegmentedBlocksPerSm));
     using Vec = typename Vector16<D>::type;
     if (s.cols % kPer == 0) {
       return one_of_1_2_4_8(s.cols / kPer, [&](auto v) {

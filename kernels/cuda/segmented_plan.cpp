@@ -15,8 +15,7 @@ constexpr std::int64_t kWarps = kThreads / 32;
 // most kTileBytes (32 KiB: several blocks per SM stay resident).
 constexpr std::int64_t kTileRowBytes = 128;
 constexpr std::int64_t kTileBytes = 32 * 1024;
-// Blocks per SM that keep HBM's pipe full (bytes in flight) at 256 threads a block.
-constexpr std::int64_t kBlocksPerSm = 8;
+constexpr std::int64_t kBlocksPerSm = kSegmentedBlocksPerSm;
 
 std::int64_t pow2_floor(std::int64_t v) {
   return static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(v)));

@@ -28,6 +28,8 @@ struct SegmentedLaunch {
 };
 
 inline constexpr int kSegmentedThreads = 256;
+// Blocks per SM that keep HBM's pipe full (bytes in flight) at kSegmentedThreads a block.
+inline constexpr std::int64_t kSegmentedBlocksPerSm = 8;
 // Partials one finisher adds per output (segmented_complete.cuh: complete); more complete in two
 // levels, and the scratch the plan sizes holds both.
 inline constexpr std::int64_t kSegmentedFanIn = 32;

@@ -97,6 +97,9 @@ __global__ void __launch_bounds__(kThreads) rows_tile(const D* __restrict__ in, 
   }
 }
 
+// Vectors a thread of stream_vectors loads before it uses any.
+constexpr int kStreamUnroll = 8;
+
 // Every vector of in[0, vecs) streamed by the grid as a plain read streams it: each block a tile of
 // kUnroll x kThreads vectors at a time, all kUnroll loads a thread issued before any is used, then
 // f(i, in[i]) for each in order. f runs in every lane, past `vecs` too (with zeros), so that lanes
@@ -105,7 +108,7 @@ template <class D, class F>
 __device__ __forceinline__ void stream_vectors(const typename Vector16<D>::type* __restrict__ in, std::int64_t vecs,
                                                F f) {
   using Vec = typename Vector16<D>::type;
-  constexpr int kUnroll = 8;
+  constexpr int kUnroll = kStreamUnroll;
   constexpr std::int64_t kTile = std::int64_t{kUnroll} * kThreads;
   for (std::int64_t base = blockIdx.x * kTile; base < vecs; base += std::int64_t{gridDim.x} * kTile) {
     Vec x[kUnroll];
