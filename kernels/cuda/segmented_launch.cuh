@@ -23,7 +23,9 @@ struct SegmentedOf {
   using D = detail::DeviceElementOf<T>;
   using Acc = SumType<T>;
 
-  static SegmentedLaunch plan(Shape2D s, bool aligned) { return plan_segmented(s, sizeof(T), sm_count(), aligned); }
+  static SegmentedLaunch plan(Shape2D s, bool aligned) {
+    return plan_segmented(run_shape(s), sizeof(T), sm_count(), aligned);
+  }
 
   // Enough for either alignment of the input (the plan of columns depends on it).
   static std::size_t scratch_bytes(Shape2D s) {
@@ -38,9 +40,10 @@ struct SegmentedOf {
 
   static SegmentedGeometry geometry(Shape2D s) { return plan(s, true).geometry(); }
 
-  static void sum(const T* in, Shape2D s, void* scratch, Acc* out, cudaStream_t stream) {
+  static void sum(const T* in, Shape2D shape, void* scratch, Acc* out, cudaStream_t stream) {
     using namespace segmented_detail;
-    check(s);
+    check(shape);
+    const Shape2D s = run_shape(shape);
     if (s.outputs() == 0) return;
     if (s.summed() == 0) {  // sums of nothing
       RB_CUDA_CHECK(cudaMemsetAsync(out, 0, static_cast<std::size_t>(s.outputs()) * sizeof(Acc), stream));
@@ -85,13 +88,22 @@ struct SegmentedOf {
   static SegmentedVariant<T> variant() { return {&scratch_bytes, &prepare, &sum, &geometry}; }
 
  private:
-  // rows_tile's register paths (segmented_rows.cuh: rows_vec, rows_packed), where the rows are whole
-  // vectors (at most 8) or a vector holds whole rows and the input (and, packed, the outputs) are
-  // 16-byte aligned: launched, true; otherwise false (the tile in shared memory).
+  // rows_tile's register paths (segmented_rows.cuh: rows_single, rows_vec, rows_packed), where the
+  // rows are one element, whole vectors (at most 8) or a vector holds whole rows and the input (and,
+  // single or packed, the outputs) are 16-byte aligned: launched, true; otherwise false (the tile
+  // in shared memory).
   static bool rows_in_registers(const D* x, Shape2D s, bool aligned, Acc* out, cudaStream_t stream) {
     using namespace segmented_detail;
     constexpr int kPer = kPerVec<D>;
     if (!aligned) return false;
+    if constexpr (sizeof(Acc) == 4) {
+      if (s.cols == 1 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0) {
+        const auto single = static_cast<unsigned>(std::clamp<std::int64_t>(
+            ceil_div(s.rows / 4, std::int64_t{kThreads} * kSingleUnroll), 1, 0x7FFF'FFFF));
+        rows_single<D, Acc><<<single, kThreads, 0, stream>>>(x, s.rows, out);
+        return true;
+      }
+    }
     const std::int64_t vecs =
         s.cols % kPer == 0 ? s.rows * (s.cols / kPer) : s.rows / std::max<std::int64_t>(1, kPer / s.cols);
     const auto grid = static_cast<unsigned>(std::clamp<std::int64_t>(
@@ -105,8 +117,8 @@ struct SegmentedOf {
     }
     if (kPer % s.cols != 0 || reinterpret_cast<std::uintptr_t>(out) % 16 != 0) return false;
     return one_of_1_2_4_8(kPer / s.cols, [&](auto r) {
-      if constexpr (r() == 1 || r() > kPer) {
-        return false;  // a row of one whole vector is rows_vec's
+      if constexpr (r() == 1 || r() >= kPer) {
+        return false;  // a row of one whole vector is rows_vec's, a row of one element rows_single's
       } else {
         rows_packed<D, Acc, r()><<<grid, kThreads, 0, stream>>>(x, s.rows, out);
         return true;

@@ -16,6 +16,9 @@ constexpr std::int64_t kWarps = kThreads / 32;
 constexpr std::int64_t kTileRowBytes = 128;
 constexpr std::int64_t kTileBytes = 32 * 1024;
 constexpr std::int64_t kBlocksPerSm = kSegmentedBlocksPerSm;
+// cols_tile's blocks each read long slabs of one tile: two per SM fill the machine, and fewer,
+// longer slabs leave fewer partials to complete.
+constexpr std::int64_t kColsTileBlocksPerSm = 2;
 
 std::int64_t pow2_floor(std::int64_t v) {
   return static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(v)));
@@ -91,8 +94,8 @@ void plan_cols(SegmentedLaunch& l, Shape2D s, std::int64_t size, std::int64_t sm
     l.grid = ceil_div(tiles, kWarps);
     return;
   }
-  // Slabs of at least 4 rows a warp; enough blocks to fill the machine twice.
-  l.parts = std::clamp<std::int64_t>(ceil_div(sms * kBlocksPerSm * 2, tiles), 1,
+  // Slabs of at least 4 rows a warp; kColsTileBlocksPerSm blocks per SM.
+  l.parts = std::clamp<std::int64_t>(ceil_div(sms * kColsTileBlocksPerSm, tiles), 1,
                                      std::max<std::int64_t>(1, s.rows / (4 * kWarps)));
   l.slab_rows = ceil_div(s.rows, l.parts);
   l.parts = ceil_div(s.rows, l.slab_rows);
@@ -112,6 +115,12 @@ SegmentedGeometry SegmentedLaunch::geometry() const {
     default: break;
   }
   return g;
+}
+
+Shape2D run_shape(Shape2D s) {
+  if (s.axis == Axis::cols && s.cols == 1) return {1, s.rows, Axis::rows};
+  if (s.axis == Axis::cols && s.rows == 1) return {s.cols, 1, Axis::rows};
+  return s;
 }
 
 SegmentedLaunch plan_segmented(Shape2D s, std::size_t element_bytes, int sm_count, bool aligned) {

@@ -34,6 +34,12 @@ inline constexpr std::int64_t kSegmentedBlocksPerSm = 8;
 // levels, and the scratch the plan sizes holds both.
 inline constexpr std::int64_t kSegmentedFanIn = 32;
 
+// The shape the kernels run for s: the same outputs and sums, along rows where that is the same
+// array read the same way. A column sum of one column is the sum of one row (B x 1 columns run as
+// 1 x B rows: rows_blocks spreads one long row over the machine, cols_flat cannot); a column sum of
+// one row is a copy, as rows of one element are (1 x N columns run as N x 1 rows: rows_single).
+Shape2D run_shape(Shape2D s);
+
 // `aligned`: the input starts on a 16-byte boundary.
 SegmentedLaunch plan_segmented(Shape2D s, std::size_t element_bytes, int sm_count, bool aligned);
 

@@ -140,12 +140,10 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // rows_tile's register path for rows of N elements that R = kPerVec / N of fill one 16-byte
-// vector (R = 2, 4, 8), with the input and the outputs aligned: the vectors streamed
-// (stream_vectors), each thread adding its vector's R rows in order and storing their R sums with
-// 16-byte stores where R x sizeof(Acc) allows; block 0 adds the last rows % R rows element by element.
-// Eight float sums (32 bytes a lane) go out as whole 32-byte sectors: lanes 2j and 2j+1 swap a
-// half, so that each store writes one vector's sums from two lanes (a lane's own two halves, 32
-// bytes apart in a warp's store, would write every sector in two halves).
+// vector (R = 2, 4; a row of one element is rows_single's), with the input and the outputs
+// aligned: the vectors streamed (stream_vectors), each thread adding its vector's R rows in order
+// and storing their R sums with one store where R x sizeof(Acc) allows; block 0 adds the last
+// rows % R rows element by element.
 template <class D, class Acc, int R>
 __global__ void __launch_bounds__(kThreads)
     rows_packed(const D* __restrict__ x, std::int64_t rows, Acc* __restrict__ out) {
@@ -161,20 +159,6 @@ __global__ void __launch_bounds__(kThreads)
       sums[r] = e[r * kN];
 #pragma unroll
       for (int j = 1; j < kN; ++j) sums[r] += e[r * kN + j];
-    }
-    if constexpr (std::is_same_v<Acc, float> && R == 8) {
-      // i's parity is the lane's (stream_vectors' tiles start even); every lane swaps, past vecs too.
-      const bool odd = i & 1;
-      const float4 lo = make_float4(sums[0], sums[1], sums[2], sums[3]);
-      const float4 hi = make_float4(sums[4], sums[5], sums[6], sums[7]);
-      const float4 send = odd ? lo : hi;
-      const float4 got = make_float4(__shfl_xor_sync(kFullWarp, send.x, 1), __shfl_xor_sync(kFullWarp, send.y, 1),
-                                     __shfl_xor_sync(kFullWarp, send.z, 1), __shfl_xor_sync(kFullWarp, send.w, 1));
-      auto* o4 = reinterpret_cast<float4*>(out);
-      const std::int64_t even = i & ~std::int64_t{1};  // the pair's vectors: even, even + 1
-      if (even < vecs) o4[2 * even + (odd ? 1 : 0)] = odd ? got : lo;
-      if (even + 1 < vecs) o4[2 * even + (odd ? 3 : 2)] = odd ? hi : got;
-      return;
     }
     if (i >= vecs) return;
     if constexpr (std::is_same_v<Acc, float> && R == 4) {
@@ -192,6 +176,46 @@ __global__ void __launch_bounds__(kThreads)
       for (int j = 1; j < kN; ++j) a += widen<D, Acc>(x[r * kN + j]);
       out[r] = a;
     }
+  }
+}
+
+// Groups of four elements rows_single loads before it stores any.
+constexpr int kSingleUnroll = 2;
+
+// rows_tile's register path for rows of one element, a widening copy (out[r] = in[r]), with the
+// input and the outputs 16-byte aligned: each thread loads kSingleUnroll groups of four elements
+// (8 or 16 bytes) and stores each group as one 16-byte vector of float sums, over a grid as large
+// as the work, so that every load is issued at once (a loop only past the grid's limit). Block 0
+// copies the last rows % 4.
+template <class D, class Acc>
+__global__ void __launch_bounds__(kThreads) rows_single(const D* __restrict__ x, std::int64_t rows,
+                                                        Acc* __restrict__ out) {
+  static_assert(sizeof(Acc) == 4 && (sizeof(D) == 2 || sizeof(D) == 4), "four elements in, one float4 out");
+  using Quad = std::conditional_t<sizeof(D) == 2, uint2, uint4>;
+  constexpr int kU = kSingleUnroll;
+  constexpr std::int64_t kTile = std::int64_t{kU} * kThreads;
+  const std::int64_t quads = rows / 4;
+  const auto* q = reinterpret_cast<const Quad*>(x);
+  auto* o4 = reinterpret_cast<float4*>(out);
+  for (std::int64_t base = blockIdx.x * kTile; base < quads; base += std::int64_t{gridDim.x} * kTile) {
+    Quad v[kU];
+#pragma unroll
+    for (int k = 0; k < kU; ++k) {
+      const std::int64_t i = base + k * kThreads + threadIdx.x;
+      if (i < quads) v[k] = __ldg(q + i);
+    }
+#pragma unroll
+    for (int k = 0; k < kU; ++k) {
+      const std::int64_t i = base + k * kThreads + threadIdx.x;
+      if (i < quads) {
+        D e[4];
+        std::memcpy(e, &v[k], sizeof e);
+        o4[i] = make_float4(widen<D, Acc>(e[0]), widen<D, Acc>(e[1]), widen<D, Acc>(e[2]), widen<D, Acc>(e[3]));
+      }
+    }
+  }
+  if (blockIdx.x == 0) {
+    for (std::int64_t r = quads * 4 + threadIdx.x; r < rows; r += kThreads) out[r] = widen<D, Acc>(x[r]);
   }
 }
 

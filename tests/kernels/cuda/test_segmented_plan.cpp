@@ -86,6 +86,30 @@ TEST(SegmentedPlan, EveryPlanReachedAndSound) {
   }
 }
 
+// run_shape keeps what is summed: the same outputs, each the same length, over the same array
+// read in the same order; only a shape that is the same along rows changes axis.
+TEST(SegmentedPlan, RunShapeKeepsOutputsAndSums) {
+  for (const std::int64_t b : {1, 2, 7, 1 << 20}) {
+    for (const std::int64_t n : {1, 2, 7, 1 << 20}) {
+      for (const Axis axis : {Axis::rows, Axis::cols}) {
+        const Shape2D s{b, n, axis};
+        SCOPED_TRACE(testing::Message() << b << " x " << n << (axis == Axis::cols ? " cols" : " rows"));
+        const Shape2D r = rb::cuda::run_shape(s);
+        EXPECT_EQ(r.outputs(), s.outputs());
+        EXPECT_EQ(r.summed(), s.summed());
+        EXPECT_EQ(r.elements(), s.elements());
+        const bool one_column_or_row = axis == Axis::cols && (n == 1 || b == 1);
+        EXPECT_EQ(r.axis, one_column_or_row ? Axis::rows : axis);
+        EXPECT_EQ(rb::cuda::run_shape(r), r);
+      }
+    }
+  }
+  EXPECT_EQ(rb::cuda::plan_segmented(rb::cuda::run_shape({1 << 24, 1, Axis::cols}), 4, 132, true).plan,
+            SegmentedPlan::rows_blocks);
+  EXPECT_EQ(rb::cuda::plan_segmented(rb::cuda::run_shape({1, 1 << 24, Axis::cols}), 2, 132, true).plan,
+            SegmentedPlan::rows_tile);
+}
+
 TEST(SegmentedPlan, EmptyShapesLaunchNothing) {
   for (const Axis axis : {Axis::rows, Axis::cols}) {
     EXPECT_EQ(rb::cuda::plan_segmented({0, 7, axis}, 4, 132, true).plan, SegmentedPlan::none);
