@@ -144,6 +144,20 @@ extern "C" void on_signal(int sig) {
   errno = saved_errno;
 }
 
+// A signal whose action is still the default (start-up, before install_interrupt_handlers())
+// would kill and leave the temporary: on_signal removes it, then kills the same way. Other actions
+// (the --processes parent's, which passes signals on) are left alone.
+void clean_up_where_default() {
+  const int stops[2] = {SIGINT, SIGTERM};
+  for (int i = 0; i < 2; ++i) {
+    struct sigaction now {};
+    sigaction(stops[i], nullptr, &now);
+    if (now.sa_handler != SIG_DFL) continue;
+    g_found[i] = now;
+    handle(stops[i], on_signal);
+  }
+}
+
 std::string env_or(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
   return v && *v ? v : fallback;
@@ -200,8 +214,17 @@ std::string OutputFile::redirect(std::vector<char*>& args) {
   if (copy_) dir = env_or("TMPDIR", "/tmp");  // a device's directory takes no files
   temp_ = dir + "/." + target_.substr(slash + 1) + ".XXXXXX";  // npos + 1 == 0
   if (temp_.size() >= sizeof g_temp) return why("a temporary", ENAMETOOLONG);
+  // SIGINT and SIGTERM held from the temporary's creation until clean_up_where_default() is in
+  // place: a signal during start-up then kills without leaving it behind.
+  const sigset_t stops = interrupt_signals();
+  sigset_t held;
+  pthread_sigmask(SIG_BLOCK, &stops, &held);
   fd_ = ::mkostemp(temp_.data(), O_CLOEXEC);
-  if (fd_ < 0) return why("cannot create a temporary in " + (dir.empty() ? "/" : dir), errno);
+  if (fd_ < 0) {
+    const int err = errno;
+    pthread_sigmask(SIG_SETMASK, &held, nullptr);
+    return why("cannot create a temporary in " + (dir.empty() ? "/" : dir), err);
+  }
   std::memcpy(g_temp, temp_.c_str(), temp_.size() + 1);
   if (target_.size() < sizeof g_target) std::memcpy(g_target, target_.c_str(), target_.size() + 1);
   if (!copy_ && format_ == "json" && target_.size() < sizeof g_target) {
@@ -211,6 +234,8 @@ std::string OutputFile::redirect(std::vector<char*>& args) {
   g_owner = ::getpid();
   g_have_temp = true;
   owns_ = true;
+  clean_up_where_default();
+  pthread_sigmask(SIG_SETMASK, &held, nullptr);
   [[maybe_unused]] static const int at_exit = std::atexit([] { remove_temp(); });  // exit() in Google Benchmark
   // mkstemp's 0600 would outlive the rename: the mode FILE has, or the one a new file gets.
   const mode_t mask = ::umask(0);
@@ -224,10 +249,13 @@ std::string OutputFile::redirect(std::vector<char*>& args) {
 }
 
 void OutputFile::remove_on_second_signal() {
-  sigaction(SIGINT, nullptr, &g_found[0]);
-  sigaction(SIGTERM, nullptr, &g_found[1]);
-  handle(SIGINT, on_signal);
-  handle(SIGTERM, on_signal);
+  const int stops[2] = {SIGINT, SIGTERM};
+  for (int i = 0; i < 2; ++i) {
+    struct sigaction now {};
+    sigaction(stops[i], nullptr, &now);
+    if (now.sa_handler != on_signal) g_found[i] = now;  // armed again: keep what it chains to
+    handle(stops[i], on_signal);
+  }
 }
 
 std::unique_ptr<benchmark::BenchmarkReporter> OutputFile::saving_rows(benchmark::BenchmarkReporter* json) {

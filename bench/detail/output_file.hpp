@@ -39,10 +39,13 @@ class OutputFile {
   // Before benchmark::Initialize: points the last --benchmark_out=FILE in `args` (else
   // $BENCHMARK_OUT, by an added flag) at a new temporary, beside FILE when FILE is a regular file
   // or absent, else in $TMPDIR. Empty, or why it cannot (a usage error); no flag, nothing done.
+  // From then on a SIGINT or SIGTERM whose action is the default (start-up) removes the temporary
+  // before it kills, leaving FILE as it was.
   std::string redirect(std::vector<char*>& args);
   // From now on a second SIGINT or SIGTERM saves the rows reported so far onto FILE (a JSON file
   // into a regular FILE, with at least one row: saving_rows), removes the temporary, then kills as
-  // before. Call after install_interrupt_handlers() (bench/detail/interrupt.hpp), whose handler it chains to.
+  // before. Call after install_interrupt_handlers() (bench/detail/interrupt.hpp), whose handler
+  // it chains to.
   void remove_on_second_signal();
   // The --benchmark_out JSON reporter `json` (not owned), wrapped: after each report the bytes
   // written so far are whole rows, which are what a second signal saves.

@@ -7,7 +7,8 @@ concurrent: two runs write one file; the longer starts first, the shorter ends f
 exit 0, the file must be the longer run's whole JSON, the longer run alone must warn that another
 process wrote the file, and no temporary may be left.
 second_signal: SIGINT then SIGTERM while the first row samples, before any row is reported: the
-process is killed, the earlier file is left as it was, and no temporary is left.
+process is killed, the earlier file is left as it was, and no temporary is left (a signal still in
+start-up stops the same way: test_output_file's ASignalDuringStartUpRemovesTheTemporary).
 (tests/bench/interrupt_run.py --twice: a second signal after a row keeps the rows finished.)
 """
 import json

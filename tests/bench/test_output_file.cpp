@@ -355,6 +355,57 @@ TEST(OutputFile, SecondSignalBeforeAnyRowLeavesTheFile) {
   EXPECT_EQ(read_file(dir / "out.json"), "earlier");
 }
 
+// A signal during start-up, before install_interrupt_handlers(), kills as it would have (the
+// default action) but removes the temporary first. A mask that held the signals (as a process
+// under --processes starts) is kept: the signal waits for it, then kills as cleanly.
+TEST(OutputFile, ASignalDuringStartUpRemovesTheTemporary) {
+  TempDir dir;
+  write_file(dir / "out.json", "earlier");
+  for (const bool held : {false, true}) {
+    EXPECT_EXIT(
+        {
+          std::signal(SIGINT, SIG_DFL);
+          const sigset_t stops = interrupt_signals();
+          pthread_sigmask(held ? SIG_BLOCK : SIG_UNBLOCK, &stops, nullptr);
+          OutputFile out;
+          Args args({"reduce_bench", "--benchmark_out=" + (dir / "out.json")});
+          if (!out.redirect(args.ptrs).empty() || !exists(out.temporary())) std::_Exit(10);
+          sigset_t now;
+          pthread_sigmask(SIG_BLOCK, nullptr, &now);
+          if (sigismember(&now, SIGINT) != (held ? 1 : 0)) std::_Exit(11);
+          std::raise(SIGINT);
+          if (!held) std::_Exit(12);
+          pthread_sigmask(SIG_UNBLOCK, &stops, nullptr);
+          std::_Exit(13);
+        },
+        testing::KilledBySignal(SIGINT), "reduce_bench: SIGINT: stopped; .*out.json left as it was")
+        << (held ? "held" : "not held");
+    EXPECT_EQ(dir.entries(), std::set<std::string>{"out.json"});
+    EXPECT_EQ(read_file(dir / "out.json"), "earlier");
+  }
+}
+
+// An action set before (the --processes parent passes signals on; here SIGINT ignored) is kept.
+TEST(OutputFile, AnActionSetBeforeIsLeftAlone) {
+  TempDir dir;
+  EXPECT_EXIT(
+      {
+        std::signal(SIGINT, SIG_IGN);
+        std::signal(SIGTERM, SIG_DFL);
+        OutputFile out;
+        Args args({"reduce_bench", "--benchmark_out=" + (dir / "out.json")});
+        if (!out.redirect(args.ptrs).empty()) std::_Exit(10);
+        struct sigaction now {};
+        sigaction(SIGINT, nullptr, &now);
+        if (now.sa_handler != SIG_IGN) std::_Exit(11);
+        std::raise(SIGINT);
+        std::raise(SIGTERM);
+        std::_Exit(12);
+      },
+      testing::KilledBySignal(SIGTERM), "reduce_bench: SIGTERM: stopped; .*out.json left as it was");
+  EXPECT_EQ(dir.entries(), std::set<std::string>{});
+}
+
 // In a child process: SIGINT and SIGTERM sent back to back, taken by two spinning threads at once
 // (the main thread blocks both), as a process whose threads all take them may.
 [[noreturn]] void two_signals_in_two_threads(const TempDir& dir) {
