@@ -42,8 +42,16 @@ FAKE_BENCH = textwrap.dedent('''\
     reps = int(args.get("benchmark_repetitions", "1"))
     pattern = re.compile(args.get("benchmark_filter", "."))
     rows, lines = [], []
-    for backend in ["cub", "cuda/onepass", "cuda/onepass_accf64", "thrust/reduce", "ref/launch", "ref/read",
-                    "tune/onepass/t256_u4_b4"]:
+    # --shapes: one shape of each axis and type, ours at 80% of the floor ref/segmented.
+    for backend in ["ref/segmented", "cuda/segmented", "cub/segmented"] if "shapes" in args else []:
+        for b, n, axis in ((1 << 20, 16, ""), (16, 1 << 20, "/cols")):
+            for at in ("", "@bf16"):
+                name = "{{}}{{}}/{{}}x{{}}{{}}/cold/manual_time".format(backend, at, b, n, axis)
+                if pattern.search(name):
+                    rows += fx.rows_for(name, b * n, [20.0 if backend == "ref/segmented" else 25.0])
+                    lines.append("{{}} 25 us 100 us 5".format(name))
+    for backend in [] if "shapes" in args else ["cub", "cuda/onepass", "cuda/onepass_accf64", "thrust/reduce",
+                                                 "ref/launch", "ref/read", "tune/onepass/t256_u4_b4"]:
         for n in ns:
             for mode in ("cold", "hot"):
                 name = fx.bench_name(backend, n, mode)
@@ -56,6 +64,9 @@ FAKE_BENCH = textwrap.dedent('''\
                     rows += fx.rows_for(twin, n, [t * (1 + 0.001 * r) for r in range(reps)])
                 lines.append("{{}}_median {{:.2f}} us 100 us 5".format(name, t))
                 lines.append("{{}}_cv 0.10 % 0.10 % 5".format(name))
+    if "processes" in args:  # pooled: each process's rows, at +-0.4% and agreeing
+        rows = [dict(r, process=p, precision=0.004, target_met=1) for p in range(int(args["processes"]))
+                for r in rows if r["run_type"] == "iteration"]
     if "benchmark_out" in args:
         doc = fx.sweep(rows)
         doc["context"]["stub_page_touch_mib"] = args.get("page_touch_mib", "unset")
@@ -219,6 +230,50 @@ class Sweep(Case):
         self.assertEqual(self.files(), ["baseline.command.txt", "baseline.json", "baseline.log.gz"])
         out = self.gpu_exits(2, "sweep", self.out, RB_BUILD=os.path.join(self.dir, "nowhere"))
         self.assertIn("scripts/gpu check", out)
+
+
+class Aa(Case):
+    def test_two_pools_and_their_table(self):
+        out = self.gpu_exits(0, "aa", self.out)
+        self.assertEqual(self.files(), ["aa", "aa.md", "logs.tgz", "pool1.command.txt", "pool1.json",
+                                        "pool1.log.gz", "pool2.command.txt", "pool2.json", "pool2.log.gz"])
+        with open(os.path.join(self.out, "pool1.command.txt")) as f:
+            self.assertEqual(f.readline().split()[:6], ["timeout", "--foreground", "--preserve-status", "-s", "INT",
+                                                        "270"])
+        # 56 rows in 3 processes a pool: 3 pairs within a pool, 9 across the two, each row.
+        self.assertIn("| GPU | within one pool | all | 336 | 0 | **0.0%** |", out)
+        self.assertIn("| GPU | across processes | all | 504 | 0 | **0.0%** |", out)
+        self.assertEqual(sorted(os.listdir(os.path.join(self.out, "aa"))), ["pool1.json.gz", "pool2.json.gz"])
+
+    def test_one_pool_asks_for_another(self):
+        out = self.gpu_exits(0, "aa", self.out, "first", RB_AA_SECONDS="60")
+        self.assertIn("1 pool in {}; the table takes two".format(self.out), out)
+        self.assertNotIn("aa.md", self.files())
+        out = self.gpu_exits(0, "aa", self.out, "second")
+        self.assertIn("| GPU | across processes | all | 504 | 0 | **0.0%** |", out)
+
+
+class Shapes(Case):
+    def test_shapes(self):
+        for t in ("kernels/cuda/test_segmented", "kernels/cuda/test_segmented_plan", "mutants/test_mutants_shaped_gpu"):
+            executable(os.path.join(self.build, "tests", t), GTEST)
+        out = self.gpu_exits(0, "shapes", self.out)
+        self.assertEqual(self.files(), ["logs.tgz", "shapes.command.txt", "shapes.json", "shapes.log.gz", "table.md"])
+        self.assertIn("test_mutants_shaped_gpu rc=0: [  PASSED  ] 2 tests.", out)
+        with open(os.path.join(self.out, "shapes.command.txt")) as f:
+            self.assertIn(" --shapes=default --dtype=f32,bf16 --benchmark_filter=/cold ", f.readline())
+        with open(os.path.join(self.out, "table.md"), encoding="utf-8") as f:
+            table = f.read()
+        for title in ("f32, each row (dim=1), total 2^24", "bf16, each column (dim=0), total 2^24"):
+            self.assertIn("### " + title, table)
+        self.assertIn("(80%", table)
+
+    def test_a_failing_test_fails(self):
+        executable(os.path.join(self.build, "tests", "kernels", "cuda", "test_segmented"), "#!/bin/sh\nexit 1\n")
+        for t in ("kernels/cuda/test_segmented_plan", "mutants/test_mutants_shaped_gpu"):
+            executable(os.path.join(self.build, "tests", t), GTEST)
+        out = self.gpu_exits(1, "shapes", self.out)
+        self.assertIn("test_segmented rc=1", out)
 
 
 class Check(Case):
