@@ -144,16 +144,17 @@ extern "C" void on_signal(int sig) {
   errno = saved_errno;
 }
 
-// A signal whose action is still the default (start-up, before install_interrupt_handlers())
-// would kill and leave the temporary: on_signal removes it, then kills the same way. Other actions
-// (the --processes parent's, which passes signals on) are left alone.
-void clean_up_where_default() {
+// on_signal for SIGINT and SIGTERM, over the action each had (kept when installed again). With
+// `where_default`, only where that is still the default (start-up, before
+// install_interrupt_handlers()), which would kill and leave the temporary: other actions (the
+// --processes parent's, which passes signals on) are left alone.
+void install_on_signal(bool where_default) {
   const int stops[2] = {SIGINT, SIGTERM};
   for (int i = 0; i < 2; ++i) {
     struct sigaction now {};
     sigaction(stops[i], nullptr, &now);
-    if (now.sa_handler != SIG_DFL) continue;
-    g_found[i] = now;
+    if (where_default && now.sa_handler != SIG_DFL) continue;
+    if (now.sa_handler != on_signal) g_found[i] = now;
     handle(stops[i], on_signal);
   }
 }
@@ -214,8 +215,8 @@ std::string OutputFile::redirect(std::vector<char*>& args) {
   if (copy_) dir = env_or("TMPDIR", "/tmp");  // a device's directory takes no files
   temp_ = dir + "/." + target_.substr(slash + 1) + ".XXXXXX";  // npos + 1 == 0
   if (temp_.size() >= sizeof g_temp) return why("a temporary", ENAMETOOLONG);
-  // SIGINT and SIGTERM held from the temporary's creation until clean_up_where_default() is in
-  // place: a signal during start-up then kills without leaving it behind.
+  // SIGINT and SIGTERM held from the temporary's creation until on_signal is in place: a signal
+  // during start-up then kills without leaving it behind.
   const sigset_t stops = interrupt_signals();
   sigset_t held;
   pthread_sigmask(SIG_BLOCK, &stops, &held);
@@ -234,7 +235,7 @@ std::string OutputFile::redirect(std::vector<char*>& args) {
   g_owner = ::getpid();
   g_have_temp = true;
   owns_ = true;
-  clean_up_where_default();
+  install_on_signal(true);
   pthread_sigmask(SIG_SETMASK, &held, nullptr);
   [[maybe_unused]] static const int at_exit = std::atexit([] { remove_temp(); });  // exit() in Google Benchmark
   // mkstemp's 0600 would outlive the rename: the mode FILE has, or the one a new file gets.
@@ -248,15 +249,7 @@ std::string OutputFile::redirect(std::vector<char*>& args) {
   return {};
 }
 
-void OutputFile::remove_on_second_signal() {
-  const int stops[2] = {SIGINT, SIGTERM};
-  for (int i = 0; i < 2; ++i) {
-    struct sigaction now {};
-    sigaction(stops[i], nullptr, &now);
-    if (now.sa_handler != on_signal) g_found[i] = now;  // armed again: keep what it chains to
-    handle(stops[i], on_signal);
-  }
-}
+void OutputFile::remove_on_second_signal() { install_on_signal(false); }
 
 std::unique_ptr<benchmark::BenchmarkReporter> OutputFile::saving_rows(benchmark::BenchmarkReporter* json) {
   return std::make_unique<SavingRows>(json, fd_);
